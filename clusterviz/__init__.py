@@ -1,0 +1,1 @@
+"""clusterviz: a Kubernetes control plane you can watch, for teaching."""

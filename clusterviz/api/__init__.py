@@ -1,0 +1,1 @@
+"""kube-apiserver: REST paths and verbs, validation, Status errors, Tables, watch."""

@@ -1,0 +1,1 @@
+"""etcd: the per-cluster object store, revision counter and watch log."""
