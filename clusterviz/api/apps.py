@@ -1,7 +1,26 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def ensure_demo_cluster(sender: AppConfig, **kwargs: Any) -> None:
+    """After migrate, the demo cluster exists (three Ready nodes), as the README promises."""
+    from django.conf import settings
+
+    from .bootstrap import create_cluster_sync
+
+    if kwargs.get("using", "default") != "default":
+        return
+    name = settings.CLUSTERVIZ["DEMO_CLUSTER"]
+    if name:
+        create_cluster_sync(name)
 
 
 class ApiConfig(AppConfig):
     name = "clusterviz.api"
     label = "api"
     verbose_name = "API server"
+
+    def ready(self) -> None:
+        post_migrate.connect(ensure_demo_cluster, sender=self)

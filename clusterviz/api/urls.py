@@ -1,3 +1,7 @@
 from django.urls import re_path
 
-urlpatterns: list = []
+from . import views
+
+urlpatterns = [
+    re_path(r"^(?P<path>(?:api|apis|version|openapi|healthz|livez|readyz)(?:/.*)?)$", views.api),
+]

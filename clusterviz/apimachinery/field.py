@@ -90,3 +90,12 @@ def forbidden(path: str, detail: str) -> FieldError:
 
 def too_long(path: str, value: Any, limit: int) -> FieldError:
     return FieldError("FieldValueTooLong", path, f"must have at most {limit} bytes", value)
+
+
+def not_found(path: str, value: Any) -> FieldError:
+    return FieldError("FieldValueNotFound", path, "", value)
+
+
+def type_invalid(path: str, value: Any, detail: str) -> FieldError:
+    """A value of the wrong JSON type (a string where an object belongs, a float for an int32)."""
+    return FieldError("FieldValueTypeInvalid", path, detail, value)

@@ -1,0 +1,98 @@
+"""New clusters: the namespaces every cluster has, and nodes that register like kubelets do."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from asgiref.sync import async_to_sync, sync_to_async
+
+from clusterviz.store import kv
+
+from . import clock
+from .client import Client
+
+SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+KUBELET_VERSION = "v1.32.0"
+
+
+def node_object(name: str, index: int, cpu: str = "4", memory: str = "8Gi", pods: int = 110,
+                labels: dict[str, str] | None = None) -> dict[str, Any]:
+    """A Ready Node as its kubelet registers it, with every status field clients expect."""
+    digest = hashlib.sha256(name.encode()).hexdigest()
+    now = clock.rfc3339()
+    ip = f"192.168.49.{10 + index}"
+    resources = {"cpu": cpu, "memory": memory, "pods": str(pods), "ephemeral-storage": "100Gi"}
+    condition = {"lastHeartbeatTime": now, "lastTransitionTime": now}
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": name,
+            "labels": {
+                "kubernetes.io/hostname": name,
+                "kubernetes.io/os": "linux",
+                "kubernetes.io/arch": "amd64",
+                "beta.kubernetes.io/os": "linux",
+                "beta.kubernetes.io/arch": "amd64",
+                **(labels or {}),
+            },
+            "annotations": {"node.alpha.kubernetes.io/ttl": "0"},
+        },
+        "spec": {"podCIDR": f"10.244.{index}.0/24", "podCIDRs": [f"10.244.{index}.0/24"]},
+        "status": {
+            "capacity": dict(resources),
+            "allocatable": dict(resources),
+            "conditions": [
+                {"type": "MemoryPressure", "status": "False", "reason": "KubeletHasSufficientMemory",
+                 "message": "kubelet has sufficient memory available", **condition},
+                {"type": "DiskPressure", "status": "False", "reason": "KubeletHasNoDiskPressure",
+                 "message": "kubelet has no disk pressure", **condition},
+                {"type": "PIDPressure", "status": "False", "reason": "KubeletHasSufficientPID",
+                 "message": "kubelet has sufficient PID available", **condition},
+                {"type": "Ready", "status": "True", "reason": "KubeletReady",
+                 "message": "kubelet is posting ready status", **condition},
+            ],
+            "addresses": [{"type": "InternalIP", "address": ip}, {"type": "Hostname", "address": name}],
+            "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}},
+            "nodeInfo": {
+                "machineID": digest[:32],
+                "systemUUID": f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}",
+                "bootID": digest[32:64],
+                "kernelVersion": "6.1.0-18-amd64",
+                "osImage": "Debian GNU/Linux 12 (bookworm)",
+                "containerRuntimeVersion": "containerd://1.7.24",
+                "kubeletVersion": KUBELET_VERSION,
+                "kubeProxyVersion": KUBELET_VERSION,
+                "operatingSystem": "linux",
+                "architecture": "amd64",
+            },
+            "images": [],
+        },
+    }
+
+
+async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str = "8Gi", pods: int = 110) -> bool:
+    """Create cluster ``name`` with its namespaces and ``nodes`` Ready nodes; False if it existed."""
+    existing = await sync_to_async(kv.cluster_names, thread_sensitive=False)()
+    if name in existing:
+        return False
+    await sync_to_async(kv.create_cluster, thread_sensitive=False)(name)
+    client = Client(name, "kube-apiserver")
+    for ns in SYSTEM_NAMESPACES:
+        await client.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    await client.create({
+        "apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "kubernetes", "namespace": "default",
+                     "labels": {"component": "apiserver", "provider": "kubernetes"}},
+        "spec": {"type": "ClusterIP", "clusterIP": "10.96.0.1",
+                 "ports": [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": 6443}]},
+    })
+    for i in range(1, nodes + 1):
+        await client.create(node_object(f"node{i:02d}", i, cpu, memory, pods))
+    return True
+
+
+def create_cluster_sync(name: str, nodes: int = 3, cpu: str = "4", memory: str = "8Gi", pods: int = 110) -> bool:
+    """``create_cluster`` for synchronous callers (management commands, migrations)."""
+    return async_to_sync(create_cluster)(name, nodes, cpu, memory, pods)

@@ -1,0 +1,152 @@
+"""The in-process client: what the controllers, scheduler, kubelets and dashboard call.
+
+It builds the same ``ApiRequest`` an HTTP call would and hands it to the same
+``dispatch``; only the JSON encoding step is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from . import errors, resources
+from .request import ApiRequest, ApiResponse
+from .server import dispatch
+
+PATCH_CONTENT_TYPES = {
+    "merge": "application/merge-patch+json",
+    "strategic": "application/strategic-merge-patch+json",
+    "json": "application/json-patch+json",
+    "apply": "application/apply-patch+yaml",
+}
+
+
+def find_resource(plural: str, group: str | None = None) -> resources.Resource:
+    """The resource called ``plural`` (optionally ``plural.group``)."""
+    if group is None and "." in plural:
+        plural, group = plural.split(".", 1)
+    for r in resources.RESOURCES:
+        if r.plural == plural and (group is None or r.group == group):
+            return r
+    raise KeyError(plural)
+
+
+def resource_for(obj: dict[str, Any]) -> resources.Resource:
+    """The resource an object belongs to, from its apiVersion and kind."""
+    api_version = str(obj.get("apiVersion", ""))
+    group = api_version.rsplit("/", 1)[0] if "/" in api_version else ""
+    found = resources.by_kind(group, str(obj.get("kind", "")))
+    if found is None:
+        raise errors.bad_request(f'no matches for kind "{obj.get("kind")}" in version "{api_version}"')
+    return found
+
+
+def path_for(resource: resources.Resource, namespace: str = "", name: str = "", sub: str = "") -> str:
+    base = f"/apis/{resource.group}/{resource.version}" if resource.group else f"/api/{resource.version}"
+    if resource.namespaced and namespace:
+        base += f"/namespaces/{namespace}"
+    base += f"/{resource.plural}"
+    if name:
+        base += f"/{name}"
+    if sub:
+        base += f"/{sub}"
+    return base
+
+
+class Client:
+    """An API client bound to one cluster and named after the component using it."""
+
+    def __init__(self, cluster: str, component: str = "client") -> None:
+        self.cluster = cluster
+        self.component = component
+
+    async def request(
+        self, method: str, path: str, *, query: dict[str, str] | None = None, payload: Any = None,
+        content_type: str = "application/json", accept: str = "application/json",
+    ) -> ApiResponse:
+        """Send one request; non-2xx replies raise ``StatusError``."""
+        req = ApiRequest(
+            cluster=self.cluster, method=method, path=path, query=query or {}, payload=payload,
+            content_type=content_type, accept=accept, client=self.component,
+        )
+        resp = await dispatch(req)
+        if resp.status >= 400:
+            body = resp.body if isinstance(resp.body, dict) else {}
+            raise errors.StatusError(
+                resp.status, body.get("reason", ""), body.get("message", ""), body.get("details"),
+            )
+        return resp
+
+    async def get(self, plural: str, name: str, namespace: str = "", sub: str = "") -> dict[str, Any]:
+        resp = await self.request("GET", path_for(find_resource(plural), namespace, name, sub))
+        return resp.body
+
+    async def get_or_none(self, plural: str, name: str, namespace: str = "") -> dict[str, Any] | None:
+        try:
+            return await self.get(plural, name, namespace)
+        except errors.StatusError as exc:
+            if exc.code == 404:
+                return None
+            raise
+
+    async def list(
+        self, plural: str, namespace: str = "", *, label_selector: str = "", field_selector: str = ""
+    ) -> dict[str, Any]:
+        query = {}
+        if label_selector:
+            query["labelSelector"] = label_selector
+        if field_selector:
+            query["fieldSelector"] = field_selector
+        resp = await self.request("GET", path_for(find_resource(plural), namespace), query=query)
+        return resp.body
+
+    async def create(self, obj: dict[str, Any], namespace: str = "", **query: str) -> dict[str, Any]:
+        resource = resource_for(obj)
+        ns = namespace or (obj.get("metadata") or {}).get("namespace") or ("default" if resource.namespaced else "")
+        resp = await self.request("POST", path_for(resource, ns), payload=obj, query=query)
+        return resp.body
+
+    async def update(self, obj: dict[str, Any], sub: str = "") -> dict[str, Any]:
+        resource = resource_for(obj)
+        meta = obj.get("metadata") or {}
+        path = path_for(resource, meta.get("namespace", ""), meta.get("name", ""), sub)
+        resp = await self.request("PUT", path, payload=obj)
+        return resp.body
+
+    async def patch(
+        self, plural: str, name: str, patch: Any, namespace: str = "", *, patch_type: str = "merge", sub: str = "",
+        **query: str,
+    ) -> dict[str, Any]:
+        path = path_for(find_resource(plural), namespace, name, sub)
+        resp = await self.request("PATCH", path, payload=patch, content_type=PATCH_CONTENT_TYPES[patch_type], query=query)
+        return resp.body
+
+    async def delete(self, plural: str, name: str, namespace: str = "", options: dict[str, Any] | None = None) -> dict[str, Any]:
+        resp = await self.request("DELETE", path_for(find_resource(plural), namespace, name), payload=options or {})
+        return resp.body
+
+    async def bind(self, pod_namespace: str, pod_name: str, node: str) -> None:
+        binding = {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": pod_name, "namespace": pod_namespace},
+                   "target": {"apiVersion": "v1", "kind": "Node", "name": node}}
+        await self.request("POST", path_for(find_resource("pods"), pod_namespace, pod_name, "binding"), payload=binding)
+
+    async def watch(
+        self, plural: str, namespace: str = "", *, resource_version: str = "", label_selector: str = "",
+        field_selector: str = "", timeout_seconds: float | None = None, bookmarks: bool = False,
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Events of a watch, as dicts with ``type`` and ``object``."""
+        query = {"watch": "true"}
+        if resource_version:
+            query["resourceVersion"] = resource_version
+        if label_selector:
+            query["labelSelector"] = label_selector
+        if field_selector:
+            query["fieldSelector"] = field_selector
+        if timeout_seconds is not None:
+            query["timeoutSeconds"] = str(timeout_seconds)
+        if bookmarks:
+            query["allowWatchBookmarks"] = "true"
+        resp = await self.request("GET", path_for(find_resource(plural), namespace), query=query)
+        assert resp.stream is not None
+        async for event in resp.stream:
+            yield event

@@ -1,0 +1,92 @@
+"""Discovery documents: /version, /api, /apis, and each group-version's resource list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import resources
+
+# The machine's kubectl dispatcher picks its binary from "minor"; 32 selects the embedded v1.32.
+VERSION_INFO = {
+    "major": "1",
+    "minor": "32",
+    "gitVersion": "v1.32.0",
+    "gitCommit": "0000000000000000000000000000000000000000",
+    "gitTreeState": "clean",
+    "buildDate": "2025-01-01T00:00:00Z",
+    "goVersion": "go1.23.4",
+    "compiler": "gc",
+    "platform": "linux/amd64",
+}
+
+
+def _server_address(host: str) -> list[dict[str, str]]:
+    return [{"clientCIDR": "0.0.0.0/0", "serverAddress": host}]
+
+
+def core_versions(host: str) -> dict[str, Any]:
+    """GET /api."""
+    return {"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": _server_address(host)}
+
+
+def group_list() -> dict[str, Any]:
+    """GET /apis."""
+    groups = []
+    for group, versions in resources.group_versions().items():
+        if not group:
+            continue
+        groups.append(_group(group, versions))
+    return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
+
+
+def _group(group: str, versions: list[str]) -> dict[str, Any]:
+    gvs = [{"groupVersion": f"{group}/{v}", "version": v} for v in versions]
+    return {"name": group, "versions": gvs, "preferredVersion": gvs[0]}
+
+
+def group(name: str) -> dict[str, Any] | None:
+    """GET /apis/<group>."""
+    versions = resources.group_versions().get(name)
+    if not versions or not name:
+        return None
+    return {"kind": "APIGroup", "apiVersion": "v1", **_group(name, versions)}
+
+
+def resource_list(group: str, version: str) -> dict[str, Any] | None:
+    """GET /api/v1 or /apis/<group>/<version>: an APIResourceList."""
+    served = resources.in_group_version(group, version)
+    if not served:
+        return None
+    entries: list[dict[str, Any]] = []
+    for r in served:
+        entry: dict[str, Any] = {
+            "name": r.plural,
+            "singularName": r.singular,
+            "namespaced": r.namespaced,
+            "kind": r.kind,
+            "verbs": list(r.verbs),
+        }
+        if r.short_names:
+            entry["shortNames"] = list(r.short_names)
+        if r.categories:
+            entry["categories"] = list(r.categories)
+        entries.append(entry)
+        for sub in r.subresources:
+            entries.append(_subresource(r, sub))
+    gv = f"{group}/{version}" if group else version
+    return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": entries}
+
+
+def _subresource(r: resources.Resource, sub: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": f"{r.plural}/{sub}", "singularName": "", "namespaced": r.namespaced}
+    if sub == "scale":
+        entry.update(group="autoscaling", version="v1", kind="Scale", verbs=["get", "patch", "update"])
+    elif sub == "binding":
+        entry.update(kind="Binding", verbs=["create"])
+    elif sub == "eviction":
+        entry.update(group="policy", version="v1", kind="Eviction", verbs=["create"])
+    elif sub == "finalize":
+        entry.update(kind=r.kind, verbs=["update"])
+    else:
+        entry.update(kind=r.kind, verbs=["get", "patch", "update"])
+    return entry

@@ -1,0 +1,124 @@
+"""Status errors, shaped like k8s.io/apimachinery/pkg/api/errors.
+
+Raising a ``StatusError`` anywhere in request handling yields the matching
+HTTP code and a ``Status`` body that kubectl and the Python client print the
+way they print a real API server's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clusterviz.apimachinery.field import FieldError
+
+
+class StatusError(Exception):
+    """An API failure carrying its Status object."""
+
+    def __init__(
+        self,
+        code: int,
+        reason: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.details = details
+        self.retry_after = retry_after
+
+    def status(self) -> dict[str, Any]:
+        """The Status object sent to the client."""
+        body: dict[str, Any] = {
+            "kind": "Status",
+            "apiVersion": "v1",
+            "metadata": {},
+            "status": "Failure",
+            "message": self.message,
+            "reason": self.reason,
+            "code": self.code,
+        }
+        if self.details is not None:
+            body["details"] = self.details
+        return body
+
+
+def qualified(resource: str, group: str) -> str:
+    """``deployments.apps`` style name used in messages (core resources stay bare)."""
+    return f"{resource}.{group}" if group else resource
+
+
+def _details(name: str, group: str, kind: str) -> dict[str, Any]:
+    details: dict[str, Any] = {"name": name, "kind": kind}
+    if group:
+        details["group"] = group
+    return details
+
+
+def not_found(resource: str, group: str, name: str) -> StatusError:
+    return StatusError(404, "NotFound", f'{qualified(resource, group)} "{name}" not found', _details(name, group, resource))
+
+
+def already_exists(resource: str, group: str, name: str) -> StatusError:
+    return StatusError(
+        409, "AlreadyExists", f'{qualified(resource, group)} "{name}" already exists', _details(name, group, resource)
+    )
+
+
+def conflict(resource: str, group: str, name: str, why: str) -> StatusError:
+    message = f'Operation cannot be fulfilled on {qualified(resource, group)} "{name}": {why}'
+    return StatusError(409, "Conflict", message, _details(name, group, resource))
+
+
+MODIFIED_CONFLICT = "the object has been modified; please apply your changes to the latest version and try again"
+
+
+def invalid(kind: str, group: str, name: str, errors: list[FieldError]) -> StatusError:
+    """422 Invalid: kubectl prints ``The Deployment "x" is invalid: <field>: <message>``."""
+    gk = f"{kind}.{group}" if group else kind
+    summary = ", ".join(str(e) for e in errors)
+    if len(errors) > 1:
+        summary = "[" + summary + "]"
+    details = _details(name, group, kind)
+    details["causes"] = [e.as_cause() for e in errors]
+    return StatusError(422, "Invalid", f'{gk} "{name}" is invalid: {summary}', details)
+
+
+def bad_request(message: str) -> StatusError:
+    return StatusError(400, "BadRequest", message)
+
+
+def method_not_allowed(verb: str, resource: str, group: str) -> StatusError:
+    details = {"kind": resource, "group": group} if group else {"kind": resource}
+    return StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", details)
+
+
+def not_found_path() -> StatusError:
+    return StatusError(404, "NotFound", "the server could not find the requested resource", {})
+
+
+def expired(message: str) -> StatusError:
+    return StatusError(410, "Expired", message)
+
+
+def too_large(limit: int) -> StatusError:
+    return StatusError(413, "RequestEntityTooLarge", f"Request entity too large: limit is {limit}")
+
+
+def unsupported_media_type(content_type: str) -> StatusError:
+    return StatusError(415, "UnsupportedMediaType", f"the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/merge-patch+json, application/strategic-merge-patch+json, application/json-patch+json, application/apply-patch+yaml (got {content_type})")
+
+
+def forbidden(message: str) -> StatusError:
+    return StatusError(403, "Forbidden", message)
+
+
+def service_unavailable(message: str, retry_after: int = 1) -> StatusError:
+    return StatusError(503, "ServiceUnavailable", message, retry_after=retry_after)
+
+
+def internal(message: str) -> StatusError:
+    return StatusError(500, "InternalError", f"Internal error occurred: {message}")

@@ -1,0 +1,560 @@
+"""The verbs: get, list, create, update, patch, delete, deletecollection, and subresources.
+
+Each handler validates, defaults and checks before one store write, so a
+refused request writes nothing. Store calls run in worker threads.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from clusterviz.apimachinery import fields, labels
+from clusterviz.apimachinery.field import FieldError, invalid, required
+from clusterviz.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
+from clusterviz.store import kv
+
+from . import clock, codec, errors, strategy, tables
+from .defaulting import apply_defaults
+from .request import ApiRequest, ApiResponse, ResourcePath
+from .resources import Resource
+from .validation import validate
+
+# How often a patch is retried when a concurrent write got in first (as the real server does).
+PATCH_RETRIES = 8
+
+PATCH_TYPES = {
+    "application/json-patch+json": "json",
+    "application/merge-patch+json": "merge",
+    "application/strategic-merge-patch+json": "strategic",
+    "application/apply-patch+yaml": "apply",
+    "application/apply-patch+cbor": "unsupported",
+}
+
+
+def in_thread[**P, R](fn: Callable[P, R]) -> Callable[P, Any]:
+    """Run a store function in a worker thread (the ORM is synchronous)."""
+    return sync_to_async(fn, thread_sensitive=False)
+
+
+_get = in_thread(kv.get)
+_list = in_thread(kv.list_objects)
+_create = in_thread(kv.create)
+_update = in_thread(kv.update)
+_delete = in_thread(kv.delete)
+_cluster_id = in_thread(kv.cluster_id)
+
+
+async def cluster_id(name: str) -> int:
+    try:
+        return await _cluster_id(name)
+    except kv.ClusterNotFound:
+        raise errors.StatusError(404, "NotFound", f'cluster "{name}" not found', {"name": name, "kind": "clusters"}) from None
+
+
+def key_of(rp: ResourcePath, name: str | None = None) -> kv.Key:
+    return kv.Key(rp.resource.key, rp.namespace, name if name is not None else rp.name)
+
+
+def not_found(rp: ResourcePath, name: str | None = None) -> errors.StatusError:
+    return errors.not_found(rp.resource.plural, rp.resource.group, name or rp.name)
+
+
+def ok(body: Any, status: int = 200) -> ApiResponse:
+    return ApiResponse(status, body)
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def parse_selectors(req: ApiRequest, resource: Resource) -> tuple[labels.Selector | None, list[fields.Requirement]]:
+    """The request's labelSelector and fieldSelector (400 on bad syntax or unknown fields)."""
+    label_sel = None
+    if req.query.get("labelSelector"):
+        try:
+            label_sel = labels.parse_selector(req.query["labelSelector"])
+        except labels.SelectorError as exc:
+            raise errors.bad_request(f"unable to parse requirement: {exc}") from None
+    field_reqs: list[fields.Requirement] = []
+    if req.query.get("fieldSelector"):
+        try:
+            field_reqs = fields.parse_field_selector(req.query["fieldSelector"])
+        except labels.SelectorError as exc:
+            raise errors.bad_request(f"invalid field selector: {exc}") from None
+        for requirement in field_reqs:
+            if requirement.field not in resource.all_field_selectors:
+                raise errors.bad_request(f'field label not supported: {requirement.field}')
+    return label_sel, field_reqs
+
+
+def matches(obj: dict[str, Any], label_sel: labels.Selector | None, field_reqs: list[fields.Requirement]) -> bool:
+    if label_sel is not None and not label_sel.matches((obj.get("metadata") or {}).get("labels") or {}):
+        return False
+    return not field_reqs or fields.matches(obj, field_reqs)
+
+
+def _indexed(field_reqs: list[fields.Requirement]) -> dict[str, str]:
+    """Equality requirements the store can answer from its indexed columns."""
+    columns = {"metadata.name": "name", "spec.nodeName": "node_name", "status.phase": "phase"}
+    out: dict[str, str] = {}
+    for r in field_reqs:
+        if r.field in columns and r.operator in ("=", "=="):
+            out[columns[r.field]] = r.value
+    return out
+
+
+def with_type(resource: Resource, obj: dict[str, Any]) -> dict[str, Any]:
+    """Every object sent out carries apiVersion and kind (kubectl needs them)."""
+    if obj.get("kind") == resource.kind and obj.get("apiVersion") == resource.group_version:
+        return obj
+    return {"apiVersion": resource.group_version, "kind": resource.kind, **obj}
+
+
+def render(req: ApiRequest, resource: Resource, items: list[dict[str, Any]], revision: int, single: bool) -> Any:
+    """A List, a single object, or a Table when the client asked for one."""
+    if req.wants_table:
+        include = req.query.get("includeObject", "Metadata")
+        return tables.build_table(resource.plural, items, clock.now(), include_object=include, resource_version=str(revision))
+    if single:
+        return with_type(resource, items[0])
+    return {
+        "kind": resource.list_kind,
+        "apiVersion": resource.group_version,
+        "metadata": {"resourceVersion": str(revision)},
+        "items": [with_type(resource, item) for item in items],
+    }
+
+
+async def get(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    cid = await cluster_id(req.cluster)
+    obj = await _get(cid, key_of(rp))
+    if obj is None:
+        raise not_found(rp)
+    if rp.sub == "scale":
+        return ok(strategy.scale_of(rp.resource, obj, selector_string(obj)))
+    rv = int((obj.get("metadata") or {}).get("resourceVersion") or 0)
+    return ok(render(req, rp.resource, [obj], rv, single=True))
+
+
+async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    cid = await cluster_id(req.cluster)
+    label_sel, field_reqs = parse_selectors(req, rp.resource)
+    items, revision = await _list(cid, rp.resource.key, rp.namespace or None, **_indexed(field_reqs))
+    items = [o for o in items if matches(o, label_sel, field_reqs)]
+    return ok(render(req, rp.resource, items, revision, single=False))
+
+
+def selector_string(obj: dict[str, Any]) -> str:
+    """The workload's selector in string form, as Scale.status.selector shows it."""
+    selector = (obj.get("spec") or {}).get("selector")
+    if not isinstance(selector, dict):
+        return ""
+    if "matchLabels" not in selector and "matchExpressions" not in selector:
+        # ReplicationControllers keep a plain map.
+        selector = {"matchLabels": selector}
+    try:
+        return str(labels.selector_from_label_selector(selector))
+    except labels.SelectorError:
+        return ""
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def check_type(resource: Resource, obj: dict[str, Any], expected_kind: str | None = None) -> dict[str, Any]:
+    """Fill apiVersion/kind from the URL, or refuse a body of another type."""
+    kind = expected_kind or resource.kind
+    api_version = obj.get("apiVersion")
+    body_kind = obj.get("kind")
+    gv = "autoscaling/v1" if kind == "Scale" else resource.group_version
+    if api_version not in (None, "") and api_version != gv:
+        raise errors.bad_request(
+            f"the API version in the data ({api_version}) does not match the expected API version ({gv})"
+        )
+    if body_kind not in (None, "") and body_kind != kind:
+        raise errors.bad_request(f"the kind in the data ({body_kind}) does not match the expected kind ({kind})")
+    meta = obj.get("metadata")
+    if meta is not None and not isinstance(meta, dict):
+        raise errors.bad_request(
+            f"json: cannot unmarshal {type(meta).__name__} into Go struct field {kind}.metadata of type v1.ObjectMeta"
+        )
+    for section in ("spec", "status"):
+        if section in obj and obj[section] is not None and not isinstance(obj[section], dict) and kind != "ConfigMap":
+            raise errors.bad_request(
+                f"json: cannot unmarshal {type(obj[section]).__name__} into Go struct field {kind}.{section}"
+            )
+    return {**obj, "apiVersion": gv, "kind": kind}
+
+
+def check_namespace(rp: ResourcePath, obj: dict[str, Any]) -> None:
+    meta = obj.setdefault("metadata", {})
+    if not rp.resource.namespaced:
+        meta.pop("namespace", None)
+        return
+    body_ns = meta.get("namespace")
+    if body_ns not in (None, "") and body_ns != rp.namespace:
+        raise errors.bad_request(
+            "the namespace of the provided object does not match the namespace sent on the request"
+        )
+    meta["namespace"] = rp.namespace
+
+
+def _name_errors(obj: dict[str, Any]) -> list[FieldError]:
+    name = (obj.get("metadata") or {}).get("name")
+    if name in (None, ""):
+        return [required("metadata.name", "name or generateName is required")]
+    if not isinstance(name, str):
+        return [invalid("metadata.name", name, "must be a string")]
+    return []
+
+
+def validated(resource: Resource, obj: dict[str, Any], old: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Apply defaults and validate; 422 Invalid with every field error."""
+    try:
+        obj = apply_defaults(resource.kind, obj)
+    except (TypeError, ValueError, AttributeError, KeyError):
+        # Defaulting met a malformed body; validation below says what is wrong.
+        pass
+    problems = _name_errors(obj) or validate(resource.kind, obj, old)
+    if problems:
+        name = (obj.get("metadata") or {}).get("name") or ""
+        raise errors.invalid(resource.kind, resource.group, str(name), problems)
+    return obj
+
+
+async def ensure_namespace(cid: int, rp: ResourcePath) -> None:
+    """NamespaceLifecycle admission: the namespace must exist and not be terminating."""
+    if not rp.resource.namespaced:
+        return
+    ns = await _get(cid, kv.Key("namespaces", "", rp.namespace))
+    if ns is None:
+        raise errors.not_found("namespaces", "", rp.namespace)
+    if (ns.get("metadata") or {}).get("deletionTimestamp"):
+        raise errors.forbidden(
+            f"{rp.resource.plural} \"{(rp.name or '')}\" is forbidden: unable to create new content in namespace "
+            f"{rp.namespace} because it is being terminated"
+        )
+
+
+async def _allocate(cid: int, rp: ResourcePath, obj: dict[str, Any]) -> None:
+    """Service ClusterIP and NodePort allocation."""
+    if rp.resource.kind != "Service":
+        return
+    spec = obj.setdefault("spec", {})
+    if not isinstance(spec, dict) or spec.get("type") == "ExternalName":
+        return
+    services, _ = await _list(cid, "services", None)
+    if spec.get("clusterIP") in (None, ""):
+        used = {str((s.get("spec") or {}).get("clusterIP")) for s in services}
+        ip = strategy.allocate_cluster_ip(used, f"{rp.namespace}/{obj['metadata'].get('name')}")
+        spec["clusterIP"] = ip
+        spec["clusterIPs"] = [ip]
+    elif spec.get("clusterIP") != "None":
+        spec.setdefault("clusterIPs", [spec["clusterIP"]])
+    if spec.get("type") in ("NodePort", "LoadBalancer"):
+        used_ports = {
+            p.get("nodePort") for s in services for p in (s.get("spec") or {}).get("ports") or [] if isinstance(p, dict)
+        }
+        for port in spec.get("ports") or []:
+            if isinstance(port, dict) and not port.get("nodePort"):
+                port["nodePort"] = strategy.allocate_node_port(used_ports, f"{obj['metadata'].get('name')}/{port.get('port')}")
+                used_ports.add(port["nodePort"])
+
+
+async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) -> ApiResponse:
+    """Create from an already-decoded body."""
+    resource = rp.resource
+    obj = check_type(resource, obj)
+    check_namespace(rp, obj)
+    meta = obj["metadata"]
+    if not meta.get("name") and isinstance(meta.get("generateName"), str) and meta["generateName"]:
+        meta["name"] = meta["generateName"] + strategy.random_suffix()
+    cid = await cluster_id(req.cluster)
+    obj = strategy.prepare_for_create(resource, obj)
+    obj = validated(resource, obj)
+    await ensure_namespace(cid, rp)
+    await _allocate(cid, rp, obj)
+    if req.query.get("dryRun"):
+        return ok(with_type(resource, obj), 201)
+    try:
+        stored = await _create(cid, key_of(rp, meta["name"]), obj)
+    except kv.KeyExists:
+        raise errors.already_exists(resource.plural, resource.group, meta["name"]) from None
+    return ok(with_type(resource, stored), 201)
+
+
+async def create(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    obj = req.payload if isinstance(req.payload, dict) else codec.decode_object(req.body, req.content_type)
+    return await create_object(req, rp, copy.deepcopy(obj))
+
+
+def _rv(obj: dict[str, Any]) -> int:
+    try:
+        return int((obj.get("metadata") or {}).get("resourceVersion") or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _precondition_rv(obj: dict[str, Any], rp: ResourcePath) -> int | None:
+    value = (obj.get("metadata") or {}).get("resourceVersion")
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise errors.bad_request(f"invalid resourceVersion {value!r}") from None
+
+
+async def _write_update(
+    req: ApiRequest, rp: ResourcePath, cid: int, old: dict[str, Any], new: dict[str, Any], precondition: int | None
+) -> dict[str, Any]:
+    """Shared tail of update and patch: keep what may not change, validate, store."""
+    resource = rp.resource
+    if precondition is not None and precondition != _rv(old):
+        raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
+    new.setdefault("metadata", {})
+    if not isinstance(new["metadata"], dict):
+        raise errors.bad_request("metadata must be an object")
+    if new["metadata"].get("name") not in (None, rp.name):
+        raise errors.bad_request(
+            f"the name of the object ({new['metadata'].get('name')}) does not match the name on the URL ({rp.name})"
+        )
+    new["metadata"]["name"] = rp.name
+    check_namespace(rp, new)
+    if rp.sub == "status":
+        new = strategy.prepare_for_status_update(old, new)
+    else:
+        new = strategy.prepare_for_update(resource, old, new)
+    new = validated(resource, new, old)
+    if req.query.get("dryRun"):
+        new["metadata"]["resourceVersion"] = str(_rv(old))
+        return new
+    if new == old:
+        return old
+    return await _update(cid, key_of(rp), new, _rv(old))
+
+
+async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    resource = rp.resource
+    body = req.payload if isinstance(req.payload, dict) else codec.decode_object(req.body, req.content_type)
+    cid = await cluster_id(req.cluster)
+    if rp.sub == "scale":
+        return await _update_scale(req, rp, cid, lambda scale: check_type(resource, body, "Scale"), body)
+    obj = check_type(resource, copy.deepcopy(body))
+    precondition = _precondition_rv(obj, rp)
+    old = await _get(cid, key_of(rp))
+    if old is None:
+        raise not_found(rp)
+    try:
+        stored = await _write_update(req, rp, cid, old, obj, precondition)
+    except kv.RevisionConflict:
+        raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT) from None
+    return ok(with_type(resource, stored))
+
+
+def decode_patch(req: ApiRequest) -> tuple[str, Any]:
+    kind = PATCH_TYPES.get(codec.media_type(req.content_type))
+    if kind is None or kind == "unsupported":
+        raise errors.unsupported_media_type(codec.media_type(req.content_type) or "<none>")
+    if req.payload is not None:
+        return kind, req.payload
+    if kind == "apply":
+        patch = codec.parse_yaml(req.body)
+    else:
+        patch = codec.parse_json(req.body)
+    if kind == "json" and not isinstance(patch, list):
+        raise errors.bad_request("json patch must be a list of operations")
+    if kind != "json" and not isinstance(patch, dict):
+        raise errors.bad_request("the patch must be a JSON object")
+    return kind, patch
+
+
+def apply_patch(kind: str, current: dict[str, Any], patch: Any) -> dict[str, Any]:
+    try:
+        if kind == "json":
+            result = json_patch(current, patch)
+        elif kind == "merge":
+            result = merge_patch(current, patch)
+        else:
+            result = strategic_merge_patch(current, patch)
+    except PatchError as exc:
+        raise errors.StatusError(422 if kind == "json" else 400, "Invalid" if kind == "json" else "BadRequest", str(exc)) from None
+    if not isinstance(result, dict):
+        raise errors.bad_request("the patch did not produce an object")
+    return codec.normalize(result)
+
+
+async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    resource = rp.resource
+    kind, body = decode_patch(req)
+    cid = await cluster_id(req.cluster)
+    if rp.sub == "scale":
+        return await _update_scale(req, rp, cid, lambda scale: apply_patch(kind, scale, body), None)
+    for _ in range(PATCH_RETRIES):
+        old = await _get(cid, key_of(rp))
+        if old is None:
+            if kind == "apply" and not rp.sub:
+                obj = check_type(resource, copy.deepcopy(body))
+                obj.setdefault("metadata", {})
+                if isinstance(obj["metadata"], dict):
+                    if obj["metadata"].get("name") not in (None, rp.name):
+                        raise errors.bad_request(
+                            f"the name of the object ({obj['metadata'].get('name')}) does not match the name on the URL ({rp.name})"
+                        )
+                    obj["metadata"]["name"] = rp.name
+                return await create_object(req, rp, obj)
+            raise not_found(rp)
+        if kind == "apply":
+            check_type(resource, body)
+        new = apply_patch(kind, copy.deepcopy(old), copy.deepcopy(body))
+        if new.get("kind") != resource.kind or new.get("apiVersion") != resource.group_version:
+            new = check_type(resource, new)
+        precondition = _precondition_rv(body, rp) if isinstance(body, dict) else None
+        if precondition is not None and precondition == _rv(old) and _rv(new) != precondition:
+            precondition = None
+        if kind == "json" and _rv(new) != _rv(old):
+            precondition = _rv(new)
+        try:
+            stored = await _write_update(req, rp, cid, old, new, precondition)
+        except kv.RevisionConflict:
+            if precondition is not None:
+                raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT) from None
+            continue
+        return ok(with_type(resource, stored))
+    raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
+
+
+async def _update_scale(
+    req: ApiRequest, rp: ResourcePath, cid: int, change: Callable[[dict[str, Any]], dict[str, Any]], body: Any
+) -> ApiResponse:
+    """PUT or PATCH on /scale: change spec.replicas of the workload, reply with a Scale."""
+    resource = rp.resource
+    for _ in range(PATCH_RETRIES):
+        old = await _get(cid, key_of(rp))
+        if old is None:
+            raise not_found(rp)
+        scale = strategy.scale_of(resource, old, selector_string(old))
+        new_scale = change(copy.deepcopy(scale))
+        replicas = (new_scale.get("spec") or {}).get("replicas") if isinstance(new_scale.get("spec"), dict) else None
+        if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 0:
+            detail = "must be greater than or equal to 0" if isinstance(replicas, int) and not isinstance(replicas, bool) else "must be an integer"
+            raise errors.invalid("Scale", "autoscaling", rp.name, [invalid("spec.replicas", replicas, detail)])
+        precondition = _precondition_rv(new_scale, rp) if body is not None else None
+        if precondition is not None and precondition != _rv(old):
+            raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
+        new = copy.deepcopy(old)
+        new.setdefault("spec", {})["replicas"] = replicas
+        try:
+            stored = await _write_update(req, ResourcePath(resource, rp.namespace, rp.name, ""), cid, old, new, None)
+        except kv.RevisionConflict:
+            continue
+        return ok(strategy.scale_of(resource, stored, selector_string(stored)))
+    raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
+
+
+async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    """POST pods/<name>/binding: the scheduler's (or anyone's) placement of a Pod."""
+    body = req.payload if isinstance(req.payload, dict) else codec.decode_object(req.body, req.content_type)
+    target = body.get("target") if isinstance(body.get("target"), dict) else None
+    node = target.get("name") if target else None
+    if not isinstance(node, str) or not node:
+        raise errors.invalid("Binding", "", rp.name, [required("target.name")])
+    cid = await cluster_id(req.cluster)
+    for _ in range(PATCH_RETRIES):
+        old = await _get(cid, key_of(rp))
+        if old is None:
+            raise not_found(rp)
+        if (old.get("metadata") or {}).get("deletionTimestamp"):
+            raise errors.conflict("pods/binding", "", rp.name, f"pod {rp.name} is being deleted, cannot be assigned to a host")
+        current = (old.get("spec") or {}).get("nodeName")
+        if current:
+            raise errors.conflict("pods/binding", "", rp.name, f'pod {rp.name} is already assigned to node "{current}"')
+        new = copy.deepcopy(old)
+        new["spec"]["nodeName"] = node
+        conditions = [c for c in (new.get("status") or {}).get("conditions") or [] if c.get("type") != "PodScheduled"]
+        conditions.append({"type": "PodScheduled", "status": "True", "lastProbeTime": None,
+                           "lastTransitionTime": clock.rfc3339()})
+        new.setdefault("status", {})["conditions"] = conditions
+        if req.query.get("dryRun"):
+            break
+        try:
+            await _update(cid, key_of(rp), new, _rv(old))
+        except kv.RevisionConflict:
+            continue
+        break
+    return ok({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}, 201)
+
+
+async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    resource = rp.resource
+    options: dict[str, Any] = {}
+    if req.payload is not None and isinstance(req.payload, dict):
+        options = req.payload
+    elif req.body.strip():
+        options = codec.decode_object(req.body, req.content_type or "application/json")
+    preconditions = options.get("preconditions") if isinstance(options.get("preconditions"), dict) else {}
+    cid = await cluster_id(req.cluster)
+    old = await _get(cid, key_of(rp))
+    if old is None:
+        raise not_found(rp)
+    if req.query.get("dryRun") or options.get("dryRun"):
+        return ok(with_type(resource, old))
+    if resource.kind == "Namespace":
+        await _delete_namespace_contents(cid, rp.name)
+    expected_rv = None
+    if preconditions.get("resourceVersion"):
+        try:
+            expected_rv = int(preconditions["resourceVersion"])
+        except (TypeError, ValueError):
+            raise errors.bad_request("invalid precondition resourceVersion") from None
+    uid = preconditions.get("uid") or None
+    try:
+        deleted = await _delete(cid, key_of(rp), expected_rv, uid)
+    except kv.KeyNotFound:
+        raise not_found(rp) from None
+    except kv.RevisionConflict:
+        raise errors.conflict(
+            resource.plural, resource.group, rp.name,
+            "the UID in the precondition does not match the UID in record" if uid else errors.MODIFIED_CONFLICT,
+        ) from None
+    return ok(with_type(resource, deleted))
+
+
+async def _delete_namespace_contents(cid: int, namespace: str) -> None:
+    from .resources import RESOURCES
+
+    for resource in RESOURCES:
+        if not resource.namespaced:
+            continue
+        items, _ = await _list(cid, resource.key, namespace)
+        for item in items:
+            try:
+                await _delete(cid, kv.Key(resource.key, namespace, item["metadata"]["name"]))
+            except kv.KeyNotFound:
+                pass
+
+
+async def delete_collection(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    resource = rp.resource
+    if "deletecollection" not in resource.verbs:
+        raise errors.method_not_allowed("deletecollection", resource.plural, resource.group)
+    cid = await cluster_id(req.cluster)
+    label_sel, field_reqs = parse_selectors(req, resource)
+    items, _ = await _list(cid, resource.key, rp.namespace or None, **_indexed(field_reqs))
+    deleted = []
+    for item in items:
+        if not matches(item, label_sel, field_reqs):
+            continue
+        meta = item["metadata"]
+        if req.query.get("dryRun"):
+            deleted.append(item)
+            continue
+        try:
+            deleted.append(await _delete(cid, kv.Key(resource.key, meta.get("namespace", ""), meta["name"])))
+        except kv.KeyNotFound:
+            pass
+    revision = max((_rv(d) for d in deleted), default=0)
+    return ok(render(req, resource, deleted, revision, single=False))

@@ -1,0 +1,78 @@
+"""What a request to the API server is, wherever it comes from (HTTP or in-process)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import errors, resources
+
+
+@dataclass
+class ApiRequest:
+    """One API call: the same shape for kubectl over HTTP and for the components in-process."""
+
+    cluster: str
+    method: str
+    path: str
+    query: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    content_type: str = ""
+    accept: str = ""
+    # Who is calling, as the flow diagram names it: kubectl, client, scheduler, kubelet/node01...
+    client: str = "client"
+    host: str = "127.0.0.1"
+    # Already-decoded body from in-process callers (skips JSON encoding).
+    payload: Any = None
+
+    def flag(self, name: str) -> bool:
+        """A boolean query parameter (true, True and 1 all count, as the clients send them)."""
+        return self.query.get(name, "").lower() in ("true", "1")
+
+    @property
+    def wants_table(self) -> bool:
+        return "as=table" in self.accept.replace(" ", "").lower()
+
+
+@dataclass
+class ApiResponse:
+    """A JSON reply, or a stream of newline-delimited JSON for watches."""
+
+    status: int
+    body: Any = None
+    # Watch events (dicts with "type" and "object"), for streamed replies.
+    stream: AsyncIterator[dict[str, Any]] | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    content_type: str = "application/json"
+
+
+@dataclass(frozen=True)
+class ResourcePath:
+    """A parsed resource URL: /api/v1/namespaces/<ns>/<plural>/<name>/<sub>."""
+
+    resource: resources.Resource
+    namespace: str  # '' for cluster-scoped resources and all-namespace lists
+    name: str
+    sub: str
+
+
+def parse_resource_path(group: str, version: str, rest: list[str]) -> ResourcePath:
+    """Turn the segments after /api/v1 or /apis/<g>/<v> into a ResourcePath (404 if none)."""
+    namespace = ""
+    if rest[:1] == ["namespaces"] and len(rest) >= 3:
+        ns_res = resources.lookup(group, version, "namespaces")
+        if not (ns_res and len(rest) == 3 and rest[2] in ns_res.subresources):
+            namespace, rest = rest[1], rest[2:]
+    if not rest or len(rest) > 3 or any(not part for part in rest):
+        raise errors.not_found_path()
+    resource = resources.lookup(group, version, rest[0])
+    if resource is None:
+        raise errors.not_found_path()
+    if namespace and not resource.namespaced:
+        raise errors.not_found_path()
+    name = rest[1] if len(rest) > 1 else ""
+    sub = rest[2] if len(rest) > 2 else ""
+    if sub and sub not in resource.subresources:
+        raise errors.not_found_path()
+    return ResourcePath(resource, namespace, name, sub)

@@ -1,0 +1,125 @@
+"""The resource types this API server serves, as discovery describes them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ALL_VERBS = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
+READ_VERBS = ("get", "list", "watch")
+
+
+@dataclass(frozen=True)
+class Resource:
+    """One REST resource: where it lives, what it is called and what it supports."""
+
+    group: str
+    version: str
+    plural: str
+    kind: str
+    namespaced: bool
+    short_names: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ALL_VERBS
+    subresources: tuple[str, ...] = ()
+    # Field selectors the server accepts besides metadata.name / metadata.namespace.
+    field_selectors: tuple[str, ...] = ()
+    # Whether writes to the main resource leave .status alone (a status subresource exists).
+    has_status: bool = False
+    # Whether .metadata.generation follows spec changes.
+    tracks_generation: bool = False
+    extra: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def group_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+    @property
+    def key(self) -> str:
+        """Store key prefix: the group-qualified plural (``deployments.apps``)."""
+        return f"{self.plural}.{self.group}" if self.group else self.plural
+
+    @property
+    def singular(self) -> str:
+        return self.kind.lower()
+
+    @property
+    def list_kind(self) -> str:
+        return f"{self.kind}List"
+
+    @property
+    def all_field_selectors(self) -> set[str]:
+        base = {"metadata.name"}
+        if self.namespaced:
+            base.add("metadata.namespace")
+        return base | set(self.field_selectors)
+
+
+_EVENT_FIELDS = (
+    "involvedObject.kind",
+    "involvedObject.namespace",
+    "involvedObject.name",
+    "involvedObject.uid",
+    "involvedObject.apiVersion",
+    "involvedObject.resourceVersion",
+    "involvedObject.fieldPath",
+    "reason",
+    "reportingComponent",
+    "source",
+    "type",
+)
+
+RESOURCES: tuple[Resource, ...] = (
+    Resource("", "v1", "namespaces", "Namespace", False, ("ns",), (), ("create", "delete", "get", "list", "patch", "update", "watch"), ("status", "finalize"),
+             ("status.phase",), has_status=True),
+    Resource("", "v1", "nodes", "Node", False, ("no",), (), ALL_VERBS, ("status",), ("spec.unschedulable",), has_status=True),
+    Resource("", "v1", "pods", "Pod", True, ("po",), ("all",), ALL_VERBS, ("status", "binding"),
+             ("spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
+              "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"), has_status=True),
+    Resource("", "v1", "services", "Service", True, ("svc",), ("all",), ALL_VERBS, ("status",), (), has_status=True),
+    Resource("", "v1", "endpoints", "Endpoints", True, ("ep",)),
+    Resource("", "v1", "events", "Event", True, ("ev",), (), ALL_VERBS, (), _EVENT_FIELDS),
+    Resource("", "v1", "configmaps", "ConfigMap", True, ("cm",)),
+    Resource("", "v1", "replicationcontrollers", "ReplicationController", True, ("rc",), ("all",), ALL_VERBS,
+             ("status", "scale"), ("status.replicas",), has_status=True, tracks_generation=True),
+    Resource("apps", "v1", "deployments", "Deployment", True, ("deploy",), ("all",), ALL_VERBS, ("status", "scale"),
+             has_status=True, tracks_generation=True),
+    Resource("apps", "v1", "replicasets", "ReplicaSet", True, ("rs",), ("all",), ALL_VERBS, ("status", "scale"),
+             ("status.replicas",), has_status=True, tracks_generation=True),
+    Resource("coordination.k8s.io", "v1", "leases", "Lease", True),
+)
+
+_BY_PATH: dict[tuple[str, str, str], Resource] = {(r.group, r.version, r.plural): r for r in RESOURCES}
+_BY_KIND: dict[tuple[str, str], Resource] = {(r.group, r.kind): r for r in RESOURCES}
+
+
+def register(resource: Resource) -> None:
+    """Add a resource type (other layers add their own API groups this way)."""
+    global RESOURCES
+    if (resource.group, resource.version, resource.plural) in _BY_PATH:
+        return
+    RESOURCES = (*RESOURCES, resource)
+    _BY_PATH[(resource.group, resource.version, resource.plural)] = resource
+    _BY_KIND[(resource.group, resource.kind)] = resource
+
+
+def lookup(group: str, version: str, plural: str) -> Resource | None:
+    """The resource served at ``/apis/<group>/<version>/<plural>``."""
+    return _BY_PATH.get((group, version, plural))
+
+
+def by_kind(group: str, kind: str) -> Resource | None:
+    return _BY_KIND.get((group, kind))
+
+
+def group_versions() -> dict[str, list[str]]:
+    """Every API group (core is '') with its versions, in registration order."""
+    out: dict[str, list[str]] = {}
+    for r in RESOURCES:
+        versions = out.setdefault(r.group, [])
+        if r.version not in versions:
+            versions.append(r.version)
+    return out
+
+
+def in_group_version(group: str, version: str) -> list[Resource]:
+    return [r for r in RESOURCES if r.group == group and r.version == version]

@@ -1,0 +1,129 @@
+"""The API server's front door: route a request to discovery or a verb, turn failures into Status.
+
+``dispatch`` is the one code path for kubectl, the Python client, the
+browser and the simulated components.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from clusterviz.store import kv
+
+from . import discovery, errors, handlers, openapi
+from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
+from .watch import watch
+
+log = logging.getLogger(__name__)
+
+ROOT_PATHS = ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v3", "/readyz", "/version"]
+
+
+async def dispatch(req: ApiRequest) -> ApiResponse:
+    """Answer one API request; never raises."""
+    try:
+        return await _route(req)
+    except errors.StatusError as exc:
+        return error_response(exc)
+    except kv.ClusterNotFound:
+        return error_response(errors.StatusError(404, "NotFound", f'cluster "{req.cluster}" not found'))
+    except Exception as exc:  # noqa: BLE001 - a bug must still answer as a Status, never a traceback page
+        log.exception("internal error serving %s %s", req.method, req.path)
+        return error_response(errors.internal(type(exc).__name__))
+
+
+def error_response(exc: errors.StatusError) -> ApiResponse:
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
+    return ApiResponse(exc.code, exc.status(), headers=headers)
+
+
+async def _route(req: ApiRequest) -> ApiResponse:
+    parts = [p for p in req.path.split("/") if p] if req.path.strip("/") else []
+    if req.method not in ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"):
+        raise errors.StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource")
+    if not parts or parts[0] in ("version", "healthz", "livez", "readyz", "openapi") or parts in (["api"], ["apis"]) \
+            or (parts[0] == "api" and len(parts) == 2) or (parts[0] == "apis" and len(parts) in (2, 3)):
+        if req.method not in ("GET", "HEAD"):
+            raise errors.StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource")
+        await handlers.cluster_id(req.cluster)
+        return _discovery(req, parts)
+    if parts[0] == "api" and len(parts) >= 3:
+        group, version, rest = "", parts[1], parts[2:]
+    elif parts[0] == "apis" and len(parts) >= 4:
+        group, version, rest = parts[1], parts[2], parts[3:]
+    else:
+        raise errors.not_found_path()
+    rp = parse_resource_path(group, version, rest)
+    return await _verb(req, rp)
+
+
+def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:
+    body = None
+    if not parts:
+        body = {"paths": ROOT_PATHS}
+    elif parts == ["version"]:
+        body = discovery.VERSION_INFO
+    elif parts[0] in ("healthz", "livez", "readyz") and len(parts) == 1:
+        return ApiResponse(200, "ok", content_type="text/plain")
+    elif parts == ["api"]:
+        body = discovery.core_versions(req.host)
+    elif parts == ["apis"]:
+        body = discovery.group_list()
+    elif parts[0] == "api":
+        body = discovery.resource_list("", parts[1])
+    elif parts[0] == "apis" and len(parts) == 2:
+        body = discovery.group(parts[1])
+    elif parts[0] == "apis":
+        body = discovery.resource_list(parts[1], parts[2])
+    elif parts[:2] == ["openapi", "v3"]:
+        body = openapi.root() if len(parts) == 2 else openapi.document("/".join(parts[2:]))
+    if body is None:
+        raise errors.not_found_path()
+    return ApiResponse(200, body)
+
+
+def _need(verb: str, rp: ResourcePath) -> None:
+    if verb not in rp.resource.verbs:
+        raise errors.method_not_allowed(verb, rp.resource.plural, rp.resource.group)
+
+
+async def _verb(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    method = req.method
+    if method in ("GET", "HEAD"):
+        if not rp.name:
+            if req.flag("watch"):
+                _need("watch", rp)
+                return await watch(req, rp)
+            _need("list", rp)
+            return await handlers.list_(req, rp)
+        if rp.sub == "binding":
+            raise errors.method_not_allowed("get", rp.resource.plural, rp.resource.group)
+        _need("get", rp)
+        return await handlers.get(req, rp)
+    if method == "POST":
+        if rp.name and rp.sub == "binding":
+            return await handlers.bind(req, rp)
+        if rp.name or (rp.resource.namespaced and not rp.namespace):
+            raise errors.method_not_allowed("create", rp.resource.plural, rp.resource.group)
+        _need("create", rp)
+        return await handlers.create(req, rp)
+    if not rp.name:
+        if method == "DELETE":
+            return await handlers.delete_collection(req, rp)
+        raise errors.method_not_allowed(method.lower(), rp.resource.plural, rp.resource.group)
+    if rp.resource.namespaced and not rp.namespace:
+        raise errors.not_found_path()
+    if rp.sub == "binding":
+        raise errors.method_not_allowed(method.lower(), rp.resource.plural, rp.resource.group)
+    if method == "PUT":
+        _need("update", rp)
+        return await handlers.update(req, rp)
+    if method == "PATCH":
+        _need("patch", rp)
+        return await handlers.patch(req, rp)
+    if method == "DELETE":
+        if rp.sub:
+            raise errors.method_not_allowed("delete", rp.resource.plural, rp.resource.group)
+        _need("delete", rp)
+        return await handlers.delete(req, rp)
+    raise errors.method_not_allowed(method.lower(), rp.resource.plural, rp.resource.group)

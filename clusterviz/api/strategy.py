@@ -1,0 +1,137 @@
+"""Per-kind rules the API server applies around a write, as the real registry strategies do.
+
+Create resets what clients may not set (status of most kinds), update keeps
+what the main resource may not change (status, server-set metadata), and the
+generation follows spec changes for workloads.
+"""
+
+from __future__ import annotations
+
+import copy
+import ipaddress
+import secrets
+import uuid
+from typing import Any
+
+from . import clock
+from .resources import Resource
+
+# generateName suffix alphabet: no vowels and no look-alikes, as upstream.
+_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+SERVICE_CIDR = ipaddress.ip_network("10.96.0.0/12")
+NODE_PORT_RANGE = (30000, 32767)
+
+
+def random_suffix(length: int = 5) -> str:
+    return "".join(secrets.choice(_SUFFIX_ALPHABET) for _ in range(length))
+
+
+def qos_class(pod: dict[str, Any]) -> str:
+    """Guaranteed, Burstable or BestEffort, from the containers' requests and limits."""
+    containers = [c for c in (pod.get("spec") or {}).get("containers") or [] if isinstance(c, dict)]
+    any_set = False
+    guaranteed = bool(containers)
+    for c in containers:
+        res = c.get("resources") if isinstance(c.get("resources"), dict) else {}
+        requests = res.get("requests") if isinstance(res.get("requests"), dict) else {}
+        limits = res.get("limits") if isinstance(res.get("limits"), dict) else {}
+        if requests or limits:
+            any_set = True
+        for name in ("cpu", "memory"):
+            if name not in limits or str(requests.get(name, limits[name])) != str(limits[name]):
+                guaranteed = False
+    if not any_set:
+        return "BestEffort"
+    return "Guaranteed" if guaranteed else "Burstable"
+
+
+def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any]:
+    """Server-set metadata and the status a new object starts with."""
+    obj = copy.deepcopy(obj)
+    meta = obj.setdefault("metadata", {})
+    meta["uid"] = str(uuid.uuid4())
+    meta["creationTimestamp"] = clock.rfc3339()
+    for field in ("resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"):
+        meta.pop(field, None)
+    if resource.tracks_generation or resource.kind in ("Pod", "Service", "Namespace"):
+        meta["generation"] = 1
+    kind = resource.kind
+    if kind == "Pod":
+        obj["status"] = {"phase": "Pending", "qosClass": qos_class(obj)}
+    elif kind in ("Deployment", "ReplicaSet", "ReplicationController"):
+        obj["status"] = {"replicas": 0} if kind == "ReplicationController" else {}
+    elif kind == "Service":
+        obj["status"] = {"loadBalancer": {}}
+    elif kind == "Namespace":
+        obj.setdefault("spec", {}).setdefault("finalizers", ["kubernetes"])
+        obj["status"] = {"phase": "Active"}
+    return obj
+
+
+def prepare_for_update(resource: Resource, old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """Keep what an update of the main resource may not change."""
+    new = copy.deepcopy(new)
+    meta = new.setdefault("metadata", {})
+    old_meta = old.get("metadata") or {}
+    for field in ("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"):
+        if field in old_meta:
+            meta[field] = old_meta[field]
+        else:
+            meta.pop(field, None)
+    if resource.has_status:
+        if "status" in old:
+            new["status"] = copy.deepcopy(old["status"])
+        else:
+            new.pop("status", None)
+    if "generation" in old_meta and new.get("spec") != old.get("spec"):
+        meta["generation"] = int(old_meta["generation"]) + 1
+    return new
+
+
+def prepare_for_status_update(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """A status write changes .status only."""
+    merged = copy.deepcopy(old)
+    if "status" in new:
+        merged["status"] = copy.deepcopy(new["status"])
+    else:
+        merged.pop("status", None)
+    return merged
+
+
+def scale_of(resource: Resource, obj: dict[str, Any], selector: str) -> dict[str, Any]:
+    """The autoscaling/v1 Scale view of a workload."""
+    meta = obj.get("metadata") or {}
+    return {
+        "kind": "Scale",
+        "apiVersion": "autoscaling/v1",
+        "metadata": {
+            key: meta[key]
+            for key in ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
+            if key in meta
+        },
+        "spec": {"replicas": (obj.get("spec") or {}).get("replicas", 0)},
+        "status": {"replicas": (obj.get("status") or {}).get("replicas", 0), "selector": selector},
+    }
+
+
+def allocate_cluster_ip(used: set[str], seed: str) -> str:
+    """A free ClusterIP from the service CIDR, stable for a given seed when free."""
+    size = SERVICE_CIDR.num_addresses
+    start = int(uuid.uuid5(uuid.NAMESPACE_OID, seed)) % (size - 20) + 10
+    for offset in range(size - 20):
+        ip = str(SERVICE_CIDR[(start + offset) % (size - 20) + 10])
+        if ip not in used:
+            return ip
+    raise RuntimeError("service CIDR exhausted")
+
+
+def allocate_node_port(used: set[int], seed: str) -> int:
+    low, high = NODE_PORT_RANGE
+    span = high - low + 1
+    start = int(uuid.uuid5(uuid.NAMESPACE_OID, seed)) % span
+    for offset in range(span):
+        port = low + (start + offset) % span
+        if port not in used:
+            return port
+    raise RuntimeError("node port range exhausted")

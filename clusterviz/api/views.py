@@ -1,0 +1,71 @@
+"""The HTTP adapter: Django requests in, API server replies out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from . import errors
+from .request import ApiRequest, ApiResponse
+from .server import dispatch, error_response
+
+
+def client_name(user_agent: str) -> str:
+    """How the flow diagram names an HTTP caller."""
+    return "kubectl" if user_agent.startswith("kubectl") else "client"
+
+
+@csrf_exempt
+async def api(request: HttpRequest, cluster: str, path: str = "") -> HttpResponse | StreamingHttpResponse:
+    """Every /c/<cluster>/... API path."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        return to_http(error_response(errors.too_large(limit)))
+    if limit is not None and len(body) > limit:
+        return to_http(error_response(errors.too_large(limit)))
+    req = ApiRequest(
+        cluster=cluster,
+        method=request.method or "GET",
+        path="/" + path,
+        query={k: v for k, v in request.GET.items()},
+        body=body,
+        content_type=request.headers.get("Content-Type", ""),
+        accept=request.headers.get("Accept", ""),
+        client=client_name(request.headers.get("User-Agent", "")),
+        host=request.get_host(),
+    )
+    return to_http(await dispatch(req))
+
+
+def encode(body: Any) -> bytes:
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+async def _frames(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
+    # One JSON document per line: the Python client splits the stream on newlines.
+    async for event in events:
+        yield encode(event) + b"\n"
+
+
+def to_http(resp: ApiResponse) -> HttpResponse | StreamingHttpResponse:
+    if resp.stream is not None:
+        out: HttpResponse | StreamingHttpResponse = StreamingHttpResponse(
+            _frames(resp.stream), status=resp.status, content_type="application/json"
+        )
+        out["Cache-Control"] = "no-cache, private"
+        out["X-Accel-Buffering"] = "no"
+    elif resp.content_type == "application/json":
+        out = HttpResponse(encode(resp.body), status=resp.status, content_type="application/json")
+    else:
+        out = HttpResponse(resp.body, status=resp.status, content_type=resp.content_type)
+    for name, value in resp.headers.items():
+        out[name] = value
+    return out

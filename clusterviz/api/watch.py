@@ -1,0 +1,138 @@
+"""Watch streams: list-then-watch from the store's log, filtered like the real watch cache."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from clusterviz.apimachinery import fields, labels
+from clusterviz.store import kv, notify
+
+from . import clock, errors, tables
+from .handlers import _indexed, _list, cluster_id, in_thread, matches, parse_selectors, with_type
+from .request import ApiRequest, ApiResponse, ResourcePath
+
+_events_since = in_thread(kv.events_since)
+
+# Watchers re-read the log this often even without a wake-up (a lost wake-up only delays).
+POLL_SECONDS = 1.0
+# Bookmarks, for clients that allow them, at least this often while idle.
+BOOKMARK_SECONDS = 10.0
+# The real API server ends watches after a randomised 30-60 minutes; so do we, at 30.
+MAX_WATCH_SECONDS = 1800.0
+BATCH = 500
+
+
+def _status_event(exc: errors.StatusError) -> dict[str, Any]:
+    return {"type": "ERROR", "object": exc.status()}
+
+
+async def watch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    """Start a watch; bad parameters fail before the stream opens."""
+    resource = rp.resource
+    cid = await cluster_id(req.cluster)
+    label_sel, field_reqs = parse_selectors(req, resource)
+    rv_text = req.query.get("resourceVersion", "")
+    start: int | None = None
+    if rv_text not in ("", "0"):
+        try:
+            start = int(rv_text)
+        except ValueError:
+            raise errors.bad_request(f"invalid resource version: {rv_text!r}") from None
+        if start < 0:
+            raise errors.bad_request(f"invalid resource version: {rv_text!r}")
+    initial = start is None or req.flag("sendInitialEvents")
+    timeout = MAX_WATCH_SECONDS
+    if req.query.get("timeoutSeconds"):
+        try:
+            timeout = min(float(req.query["timeoutSeconds"]), MAX_WATCH_SECONDS)
+        except ValueError:
+            raise errors.bad_request(f"invalid timeoutSeconds: {req.query['timeoutSeconds']!r}") from None
+    stream = _stream(req, rp, cid, label_sel, field_reqs, start, initial, timeout, req.flag("allowWatchBookmarks"))
+    return ApiResponse(200, stream=stream)
+
+
+async def _stream(
+    req: ApiRequest,
+    rp: ResourcePath,
+    cid: int,
+    label_sel: labels.Selector | None,
+    field_reqs: list[fields.Requirement],
+    start: int | None,
+    initial: bool,
+    timeout: float,
+    bookmarks: bool,
+) -> AsyncIterator[dict[str, Any]]:
+    resource = rp.resource
+    include = req.query.get("includeObject", "Metadata")
+
+    def shape(obj: dict[str, Any]) -> dict[str, Any]:
+        if req.wants_table:
+            return tables.build_table(
+                resource.plural, [obj], clock.now(), include_object=include,
+                resource_version=str(obj.get("metadata", {}).get("resourceVersion", "")),
+            )
+        return with_type(resource, obj)
+
+    def bookmark(revision: int, initial_end: bool = False) -> dict[str, Any]:
+        meta: dict[str, Any] = {"resourceVersion": str(revision)}
+        if initial_end:
+            meta["annotations"] = {"k8s.io/initial-events-end": "true"}
+        return {"type": "BOOKMARK", "object": {"kind": resource.kind, "apiVersion": resource.group_version, "metadata": meta}}
+
+    subscription = notify.Subscription(cid)
+    try:
+        deadline = time.monotonic() + timeout
+        if initial and start is None:
+            items, revision = await _list(cid, resource.key, rp.namespace or None, **_indexed(field_reqs))
+            for obj in items:
+                if matches(obj, label_sel, field_reqs):
+                    yield {"type": "ADDED", "object": shape(obj)}
+            if bookmarks and req.flag("sendInitialEvents"):
+                yield bookmark(revision, initial_end=True)
+        else:
+            revision = start or 0
+        last_sent = time.monotonic()
+        while True:
+            try:
+                events = await _events_since(cid, revision, BATCH)
+            except kv.Compacted as exc:
+                yield _status_event(errors.expired(str(exc)))
+                return
+            for event in events:
+                revision = event.revision
+                if event.resource != resource.key or (rp.namespace and event.namespace != rp.namespace):
+                    continue
+                kind = _event_type(event, label_sel, field_reqs)
+                if kind:
+                    last_sent = time.monotonic()
+                    yield {"type": kind, "object": shape(event.object)}
+            if len(events) == BATCH:
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            await subscription.wait(min(remaining, POLL_SECONDS))
+            if bookmarks and time.monotonic() - last_sent >= BOOKMARK_SECONDS:
+                last_sent = time.monotonic()
+                yield bookmark(revision)
+    finally:
+        subscription.close()
+
+
+def _event_type(event: kv.Event, label_sel: labels.Selector | None, field_reqs: list[fields.Requirement]) -> str:
+    """The event a filtered watcher sees: a change that leaves its selection is a DELETED."""
+    if label_sel is None and not field_reqs:
+        return event.type
+    now_matches = matches(event.object, label_sel, field_reqs)
+    if event.type != "MODIFIED" or event.previous is None:
+        return event.type if now_matches else ""
+    was_matching = matches(event.previous, label_sel, field_reqs)
+    if now_matches and was_matching:
+        return "MODIFIED"
+    if now_matches:
+        return "ADDED"
+    if was_matching:
+        return "DELETED"
+    return ""

@@ -1,0 +1,81 @@
+"""ImageLocality: prefer nodes that already hold the Pod's images, weighted by size and spread.
+
+Upstream: ``pkg/scheduler/framework/plugins/imagelocality/image_locality.go``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from clusterviz.scheduler.framework import MAX_NODE_SCORE, BasePlugin, CycleState, go_div
+from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo
+
+NAME = "ImageLocality"
+LEGACY_SCORE_NAME = "ImageLocalityPriority"
+
+MB = 1024 * 1024
+MIN_THRESHOLD = 23 * MB
+MAX_CONTAINER_THRESHOLD = 1000 * MB
+
+EXPLANATION_EN = (
+    "Prefers nodes that already have the Pod's images; bigger images count more, "
+    "images present on few nodes count less (to avoid piling Pods onto one node)."
+)
+EXPLANATION_ZH = "优先选择已有 Pod 所需镜像的节点；镜像越大加分越多，只存在于少数节点上的镜像加分较少（避免 Pod 扎堆）。"
+
+
+def normalized_image_name(name: str) -> str:
+    """Append ``:latest`` when the reference has no tag; no registry prefix is added."""
+    if name.rfind(":") <= name.rfind("/"):
+        return name + ":latest"
+    return name
+
+
+def scaled_image_score(state: ImageStateSummary, total_num_nodes: int) -> int:
+    """``int(size * (numNodes / totalNumNodes))`` in float64, truncated, as upstream computes it."""
+    spread = state.num_nodes / total_num_nodes
+    return int(state.size * spread)
+
+
+def calculate_priority(sum_scores: int, num_containers: int) -> int:
+    """Clamp the sum into [23 MB, 1000 MB x containers] and map linearly onto 0..100 (integer division)."""
+    max_threshold = MAX_CONTAINER_THRESHOLD * num_containers
+    # The if/elif order matters for a Pod without containers (max below min): score 0.
+    if sum_scores < MIN_THRESHOLD:
+        sum_scores = MIN_THRESHOLD
+    elif sum_scores > max_threshold:
+        sum_scores = max_threshold
+    return go_div(MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD), max_threshold - MIN_THRESHOLD)
+
+
+def _containers(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list(spec.get("initContainers") or []) + list(spec.get("containers") or [])
+
+
+def sum_image_scores(node: NodeInfo, spec: Mapping[str, Any], total_num_nodes: int) -> int:
+    """Sum of the spread-scaled sizes of the Pod's images present on the node (init containers too)."""
+    total = 0
+    for container in _containers(spec):
+        state = node.image_state(normalized_image_name(container.get("image") or ""))
+        if state is not None:
+            total += scaled_image_score(state, total_num_nodes)
+    return total
+
+
+def image_locality_score(node: NodeInfo, spec: Mapping[str, Any], total_num_nodes: int) -> int:
+    """The plugin's score for one node."""
+    return calculate_priority(sum_image_scores(node, spec, max(total_num_nodes, 1)), len(_containers(spec)))
+
+
+class ImageLocality(BasePlugin):
+    """Score only; no PreScore (so it never skips) and no NormalizeScore."""
+
+    name = NAME
+    legacy_names = {"score": LEGACY_SCORE_NAME}
+    explanation = {"en": EXPLANATION_EN, "zh": EXPLANATION_ZH}
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """Spread counts every node of the snapshot, not only the feasible ones."""
+        total = len(state.snapshot) if state.snapshot is not None else 1
+        return image_locality_score(node, pod.spec, total)

@@ -1,0 +1,74 @@
+"""NodeResourcesBalancedAllocation: prefer nodes whose resource usage fractions are close together.
+
+Upstream: ``pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go`` (v1.35):
+``score = int((1 - std) * 100)`` over the fractions ``requested / allocatable``
+(capped at 1), with *actual* requests (no 100m / 200Mi defaults), and a PreScore
+Skip for Pods that request none of the configured resources.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from clusterviz.scheduler.framework import MAX_NODE_SCORE, BasePlugin, CycleState, Status
+from clusterviz.scheduler.nodeinfo import CPU, MEMORY, NodeInfo, PodInfo
+from clusterviz.scheduler.plugins.node_resources_fit import resource_vectors
+
+NAME = "NodeResourcesBalancedAllocation"
+LEGACY_SCORE_NAME = "BalancedResourceAllocation"
+
+EXPLANATION_EN = (
+    "Prefers the node whose CPU and memory usage fractions would be closest to each other after placing "
+    "the Pod (score = (1 - standard deviation) x 100)."
+)
+EXPLANATION_ZH = "放置 Pod 后，CPU 与内存使用比例越接近的节点得分越高（得分 =（1 − 标准差）× 100）。"
+
+DEFAULT_RESOURCES: tuple[str, ...] = (CPU, MEMORY)
+
+
+def balanced_score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
+    """Upstream's ``balancedResourceScorer``.
+
+    Fractions skip resources with allocatable 0 and are capped at 1. Two fractions:
+    ``std = |f1 - f2| / 2``; more: the population standard deviation; fewer: 0.
+    """
+    fractions = [min(r / a, 1.0) for r, a in zip(requested, allocatable, strict=True) if a != 0]
+    std = 0.0
+    if len(fractions) == 2:
+        std = abs((fractions[0] - fractions[1]) / 2)
+    elif len(fractions) > 2:
+        mean = sum(fractions) / len(fractions)
+        std = math.sqrt(sum((f - mean) * (f - mean) for f in fractions) / len(fractions))
+    return int((1 - std) * MAX_NODE_SCORE)
+
+
+def fraction_score(fractions: Sequence[float]) -> int:
+    """The same score from ready-made fractions (e.g. the seeds' 20%:60% -> 80)."""
+    scale = 1_000_000
+    return balanced_score([round(f * scale) for f in fractions], [scale] * len(fractions))
+
+
+class NodeResourcesBalancedAllocation(BasePlugin):
+    """PreScore and Score; no NormalizeScore."""
+
+    name = NAME
+    legacy_names = {"score": LEGACY_SCORE_NAME}
+    explanation = {"en": EXPLANATION_EN, "zh": EXPLANATION_ZH}
+
+    def __init__(self, resources: Sequence[str] = DEFAULT_RESOURCES) -> None:
+        self.resources = tuple(resources)
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
+        """Skip best-effort Pods (all configured requests 0), see kubernetes issue #129138."""
+        requests = [pod.requests.get(name) for name in self.resources]
+        if not any(requests):
+            return Status.skip()
+        state.write(NAME, requests)
+        return Status()
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """Balance of the node's actual requests plus the Pod's."""
+        pod_request = state.get(NAME) or [pod.requests.get(name) for name in self.resources]
+        requested, allocatable = resource_vectors(node, self.resources, pod_request, use_requested=True)
+        return balanced_score(requested, allocatable)

@@ -1,0 +1,310 @@
+"""NodeResourcesFit: the Pod's requests must fit; scoring prefers emptier (or fuller) nodes.
+
+Upstream: ``pkg/scheduler/framework/plugins/noderesources/{fit,least_allocated,
+most_allocated,requested_to_capacity_ratio,resource_allocation}.go`` and
+``helper/shape_score.go``. The filter uses actual requests; scoring counts a
+container without a cpu/memory request as 100m / 200Mi.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from clusterviz.scheduler.framework import (
+    MAX_NODE_SCORE,
+    ActionType,
+    BasePlugin,
+    ClusterEvent,
+    ClusterEventWithHint,
+    CycleState,
+    EventResource,
+    PreFilterResult,
+    QueueingHint,
+    Status,
+    go_div,
+)
+from clusterviz.scheduler.nodeinfo import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, NodeInfo, PodInfo, Resource, pod_requests
+
+NAME = "NodeResourcesFit"
+LEGACY_FILTER_NAME = "PodFitsResources"
+LEAST_ALLOCATED = "LeastAllocated"
+MOST_ALLOCATED = "MostAllocated"
+REQUESTED_TO_CAPACITY_RATIO = "RequestedToCapacityRatio"
+LEGACY_SCORE_NAMES = {
+    LEAST_ALLOCATED: "LeastRequestedPriority",
+    MOST_ALLOCATED: "MostRequestedPriority",
+    REQUESTED_TO_CAPACITY_RATIO: "RequestedToCapacityRatioPriority",
+}
+SCORING_STRATEGY_TYPES = tuple(LEGACY_SCORE_NAMES)
+
+REASON_TOO_MANY_PODS = "Too many pods"
+REASON_INSUFFICIENT_CPU = "Insufficient cpu"
+REASON_INSUFFICIENT_MEMORY = "Insufficient memory"
+REASON_INSUFFICIENT_EPHEMERAL_STORAGE = "Insufficient ephemeral-storage"
+
+EXPLANATION_EN = (
+    "The node's free allocatable CPU and memory must cover the Pod's requests; "
+    "by default the node with the most room left scores highest."
+)
+EXPLANATION_ZH = "节点剩余的可分配 CPU 和内存必须满足 Pod 的请求；默认情况下剩余资源越多的节点得分越高。"
+
+MAX_UTILIZATION = 100
+MAX_CUSTOM_PRIORITY_SCORE = 10
+DEFAULT_RESOURCES: tuple[tuple[str, int], ...] = ((CPU, 1), (MEMORY, 1))
+
+
+def insufficient_reason(resource: str) -> str:
+    """``Insufficient <resource>``, the reason for any resource that does not fit."""
+    return f"Insufficient {resource}"
+
+
+def is_extended_resource_name(name: str) -> bool:
+    """A domain-prefixed resource outside ``kubernetes.io/`` (for example ``nvidia.com/gpu``)."""
+    return "/" in name and "kubernetes.io/" not in name and not name.startswith("requests.")
+
+
+@dataclass(frozen=True)
+class InsufficientResource:
+    """One resource that does not fit: the reason plus the numbers behind it."""
+
+    resource: str
+    reason: str
+    requested: int
+    used: int
+    capacity: int
+    unresolvable: bool = False
+
+
+def fits_request(
+    pod_request: Resource,
+    node: NodeInfo,
+    ignored_resources: frozenset[str] = frozenset(),
+    ignored_groups: frozenset[str] = frozenset(),
+) -> list[InsufficientResource]:
+    """Upstream's ``fitsRequest``: every resource that does not fit, in upstream's order.
+
+    Pod count first (even for a Pod requesting nothing), then cpu, memory,
+    ephemeral-storage, then the other resources (in name order here, map order
+    upstream). A request larger than the node's whole allocatable is unresolvable.
+    """
+    out: list[InsufficientResource] = []
+    alloc, used = node.allocatable, node.requested
+    if len(node.pods) + 1 > alloc.allowed_pod_number:
+        out.append(InsufficientResource(PODS, REASON_TOO_MANY_PODS, 1, len(node.pods), alloc.allowed_pod_number))
+    if not (pod_request.milli_cpu or pod_request.memory or pod_request.ephemeral_storage or pod_request.scalar):
+        return out
+    for name, reason in (
+        (CPU, REASON_INSUFFICIENT_CPU),
+        (MEMORY, REASON_INSUFFICIENT_MEMORY),
+        (EPHEMERAL_STORAGE, REASON_INSUFFICIENT_EPHEMERAL_STORAGE),
+    ):
+        req, cap, have = pod_request.get(name), alloc.get(name), used.get(name)
+        if req > 0 and req > cap - have:
+            out.append(InsufficientResource(name, reason, req, have, cap, req > cap))
+    for name in sorted(pod_request.scalar):
+        req = pod_request.scalar[name]
+        if req == 0:
+            continue
+        if is_extended_resource_name(name) and (name in ignored_resources or name.split("/")[0] in ignored_groups):
+            continue
+        cap, have = alloc.scalar.get(name, 0), used.scalar.get(name, 0)
+        if req > cap - have:
+            out.append(InsufficientResource(name, insufficient_reason(name), req, have, cap, req > cap))
+    return out
+
+
+# --- scoring ------------------------------------------------------------------------
+
+
+def allocatable_and_requested(node: NodeInfo, resource: str, pod_request: int, use_requested: bool) -> tuple[int, int]:
+    """Upstream's ``calculateResourceAllocatableRequest``: (allocatable, node total incl. the Pod).
+
+    cpu and memory use the non-zero-defaulted sums unless ``use_requested``.
+    An extended resource the Pod does not request gives (0, 0), i.e. "leave out".
+    """
+    if pod_request == 0 and resource not in (CPU, MEMORY, EPHEMERAL_STORAGE, PODS):
+        return 0, 0
+    requested = node.requested if use_requested else node.non_zero_requested
+    if resource == CPU:
+        return node.allocatable.milli_cpu, requested.milli_cpu + pod_request
+    if resource == MEMORY:
+        return node.allocatable.memory, requested.memory + pod_request
+    if resource == EPHEMERAL_STORAGE:
+        return node.allocatable.ephemeral_storage, node.requested.ephemeral_storage + pod_request
+    if resource in node.allocatable.scalar:
+        return node.allocatable.scalar[resource], node.requested.scalar.get(resource, 0) + pod_request
+    return 0, 0
+
+
+def resource_vectors(
+    node: NodeInfo, resources: Sequence[str], pod_request: Sequence[int], use_requested: bool
+) -> tuple[list[int], list[int]]:
+    """(requested, allocatable) lists aligned with ``resources``; left-out resources are (0, 0)."""
+    requested, allocatable = [], []
+    for name, req in zip(resources, pod_request, strict=True):
+        alloc, total = allocatable_and_requested(node, name, req, use_requested)
+        requested.append(total if alloc else 0)
+        allocatable.append(alloc)
+    return requested, allocatable
+
+
+def least_requested_score(requested: int, capacity: int) -> int:
+    """``(capacity - requested) * 100 / capacity``, 0 when over capacity."""
+    if capacity == 0 or requested > capacity:
+        return 0
+    return (capacity - requested) * MAX_NODE_SCORE // capacity
+
+
+def most_requested_score(requested: int, capacity: int) -> int:
+    """``min(requested, capacity) * 100 / capacity``."""
+    if capacity == 0:
+        return 0
+    return min(requested, capacity) * MAX_NODE_SCORE // capacity
+
+
+def _weighted_mean(per_resource: Sequence[tuple[int, int]]) -> int:
+    total = sum(score * weight for score, weight in per_resource)
+    weights = sum(weight for _, weight in per_resource)
+    return total // weights if weights else 0
+
+
+def least_allocated(requested: Sequence[int], allocatable: Sequence[int], weights: Sequence[int]) -> int:
+    """LeastAllocated (legacy LeastRequestedPriority): weighted integer mean of per-resource scores."""
+    return _weighted_mean(
+        [(least_requested_score(r, a), w) for r, a, w in zip(requested, allocatable, weights, strict=True) if a]
+    )
+
+
+def most_allocated(requested: Sequence[int], allocatable: Sequence[int], weights: Sequence[int]) -> int:
+    """MostAllocated (legacy MostRequestedPriority)."""
+    return _weighted_mean(
+        [(most_requested_score(r, a), w) for r, a, w in zip(requested, allocatable, weights, strict=True) if a]
+    )
+
+
+def broken_linear(shape: Sequence[tuple[int, int]], p: int) -> int:
+    """Upstream's ``BuildBrokenLinearFunction``: piecewise linear, Go integer division."""
+    for i, (utilization, score) in enumerate(shape):
+        if p <= utilization:
+            if i == 0:
+                return score
+            prev_u, prev_s = shape[i - 1]
+            return prev_s + go_div((score - prev_s) * (p - prev_u), utilization - prev_u)
+    return shape[-1][1]
+
+
+def requested_to_capacity_ratio(
+    requested: Sequence[int], allocatable: Sequence[int], weights: Sequence[int], shape: Sequence[tuple[int, int]]
+) -> int:
+    """RequestedToCapacityRatio: shape scores (0..10, times 10) of utilisation, rounded weighted mean.
+
+    Only resources whose shape score is above 0 take part.
+    """
+    scaled = [(u, s * (MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE)) for u, s in shape]
+    total = weight_sum = 0
+    for req, cap, weight in zip(requested, allocatable, weights, strict=True):
+        if cap == 0:
+            continue
+        utilization = MAX_UTILIZATION if req > cap else req * MAX_UTILIZATION // cap
+        score = broken_linear(scaled, utilization)
+        if score > 0:
+            total += score * weight
+            weight_sum += weight
+    return 0 if weight_sum == 0 else math.floor(total / weight_sum + 0.5)
+
+
+@dataclass(frozen=True)
+class ScoringStrategy:
+    """``NodeResourcesFitArgs.scoringStrategy``: type, (resource, weight) pairs and the ratio shape."""
+
+    type: str = LEAST_ALLOCATED
+    resources: tuple[tuple[str, int], ...] = DEFAULT_RESOURCES
+    shape: tuple[tuple[int, int], ...] = field(default=())
+
+    def score(self, requested: Sequence[int], allocatable: Sequence[int]) -> int:
+        """Apply the strategy to aligned vectors."""
+        weights = [w for _, w in self.resources]
+        if self.type == MOST_ALLOCATED:
+            return most_allocated(requested, allocatable, weights)
+        if self.type == REQUESTED_TO_CAPACITY_RATIO:
+            return requested_to_capacity_ratio(requested, allocatable, weights, self.shape)
+        return least_allocated(requested, allocatable, weights)
+
+
+class NodeResourcesFit(BasePlugin):
+    """PreFilter, Filter, PreScore and Score; no NormalizeScore (the score is already 0..100)."""
+
+    name = NAME
+    explanation = {"en": EXPLANATION_EN, "zh": EXPLANATION_ZH}
+
+    def __init__(
+        self,
+        strategy: ScoringStrategy | None = None,
+        ignored_resources: frozenset[str] = frozenset(),
+        ignored_resource_groups: frozenset[str] = frozenset(),
+    ) -> None:
+        self.strategy = strategy or ScoringStrategy()
+        self.ignored_resources = ignored_resources
+        self.ignored_resource_groups = ignored_resource_groups
+        self.legacy_names = {"filter": LEGACY_FILTER_NAME, "score": LEGACY_SCORE_NAMES[self.strategy.type]}
+
+    def pre_filter(self, state: CycleState, pod: PodInfo) -> tuple[Status, PreFilterResult | None]:
+        """Never skips: even a Pod requesting nothing needs a free Pod slot."""
+        state.write(NAME, pod.requests)
+        return Status(), None
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        """All insufficient resources at once; unresolvable if one exceeds the whole node."""
+        missing = fits_request(state.get(NAME) or pod.requests, node, self.ignored_resources, self.ignored_resource_groups)
+        if not missing:
+            return Status()
+        reasons = tuple(m.reason for m in missing)
+        if any(m.unresolvable for m in missing):
+            return Status.unresolvable(*reasons)
+        return Status.unschedulable(*reasons)
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
+        """Compute the Pod's scoring requests once (with the non-zero defaults)."""
+        state.write(NAME + "/score", [pod.non_zero_requests.get(name) for name, _ in self.strategy.resources])
+        return Status()
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """The strategy's score for this node."""
+        names = [name for name, _ in self.strategy.resources]
+        pod_request = state.get(NAME + "/score") or [pod.non_zero_requests.get(n) for n in names]
+        requested, allocatable = resource_vectors(node, names, pod_request, use_requested=False)
+        return self.strategy.score(requested, allocatable)
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """A bound Pod deleted (or scaled down), a node added or given more allocatable."""
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.DELETE | ActionType.UPDATE_POD_SCALE_DOWN), hint_pod_event
+            ),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE), hint_node_change
+            ),
+        ]
+
+
+def hint_pod_event(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint:
+    """Queue when a bound Pod is deleted or scaled down."""
+    changed = new if new is not None else old
+    if not changed or not (changed.get("spec") or {}).get("nodeName"):
+        return QueueingHint.SKIP
+    return QueueingHint.QUEUE
+
+
+def hint_node_change(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint:
+    """Queue when the Pod would fit on the (empty) new node and the node is new or its allocatable changed."""
+    if not new:
+        return QueueingHint.SKIP
+    empty = NodeInfo(new)
+    if any(m.resource != PODS for m in fits_request(pod_requests(pod), empty)):
+        return QueueingHint.SKIP
+    if old is not None and (old.get("status") or {}).get("allocatable") == (new.get("status") or {}).get("allocatable"):
+        return QueueingHint.SKIP
+    return QueueingHint.QUEUE

@@ -1,0 +1,246 @@
+"""The scheduler's view of the cluster, kept up to date incrementally.
+
+Upstream keeps a cache fed by informers and copies a snapshot from it at the
+start of every cycle. clusterviz keeps one :class:`Snapshot` that a list-watch
+informer updates object by object (``add_node``, ``update_pod``, ...); nothing
+is rebuilt per Pod. ``generation`` increases on every change, so a caller can
+tell whether anything moved since it last looked.
+
+Besides Nodes and bound Pods it holds what a few plugins need: namespace labels
+(pod affinity ``namespaceSelector``), the Services / ReplicationControllers /
+ReplicaSets / StatefulSets that give PodTopologySpread its default selector,
+and PersistentVolumeClaims (ReadWriteOncePod).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from clusterviz.scheduler.nodeinfo import ImageIndex, NodeInfo, PodInfo, as_pod_info
+
+WORKLOAD_KINDS = ("Service", "ReplicationController", "ReplicaSet", "StatefulSet")
+_TERMINAL_PHASES = ("Succeeded", "Failed")
+
+
+def _name(obj: Mapping[str, Any]) -> str:
+    return (obj.get("metadata") or {}).get("name") or ""
+
+
+def _namespace(obj: Mapping[str, Any]) -> str:
+    return (obj.get("metadata") or {}).get("namespace") or "default"
+
+
+class Snapshot:
+    """NodeInfos by name plus the side objects plugins consult; updated in place."""
+
+    def __init__(self) -> None:
+        self._nodes: dict[str, NodeInfo] = {}
+        self._sorted: list[NodeInfo] | None = None
+        self._pod_node: dict[str, str] = {}
+        # Pods bound to a node the informer has not delivered yet (upstream keeps
+        # them in a NodeInfo without a Node and leaves that out of the snapshot).
+        self._orphans: dict[str, dict[str, PodInfo]] = {}
+        self.images = ImageIndex()
+        self.namespaces: dict[str, Mapping[str, str]] = {}
+        self.workloads: dict[str, dict[tuple[str, str], Mapping[str, Any]]] = {kind: {} for kind in WORKLOAD_KINDS}
+        self.pvcs: dict[str, Mapping[str, Any]] = {}
+        self.generation = 0
+
+    # --- construction -----------------------------------------------------------------
+
+    @classmethod
+    def from_objects(
+        cls,
+        nodes: Iterable[Mapping[str, Any]] = (),
+        pods: Iterable[Mapping[str, Any]] = (),
+        namespaces: Iterable[Mapping[str, Any]] = (),
+        workloads: Iterable[Mapping[str, Any]] = (),
+        pvcs: Iterable[Mapping[str, Any]] = (),
+    ) -> Snapshot:
+        """Build a snapshot from lists of objects (what an initial LIST returns)."""
+        snap = cls()
+        for node in nodes:
+            snap.add_node(node)
+        for pod in pods:
+            snap.add_pod(pod)
+        for ns in namespaces:
+            snap.add_namespace(ns)
+        for obj in workloads:
+            snap.add_workload(obj)
+        for pvc in pvcs:
+            snap.add_pvc(pvc)
+        return snap
+
+    def _touch(self) -> None:
+        self.generation += 1
+
+    # --- nodes ------------------------------------------------------------------------
+
+    def add_node(self, node: Mapping[str, Any]) -> NodeInfo:
+        """Add a Node, or update it if already known."""
+        name = _name(node)
+        info = self._nodes.get(name)
+        if info is not None:
+            return self.update_node(node)
+        info = NodeInfo(node, self.images)
+        self.images.add_node(name, info.images)
+        for pod in self._orphans.pop(name, {}).values():
+            info.add_pod(pod)
+        self._nodes[name] = info
+        self._sorted = None
+        self._touch()
+        return info
+
+    def update_node(self, node: Mapping[str, Any]) -> NodeInfo:
+        """Replace a Node's object (labels, taints, allocatable, images); its Pods stay."""
+        name = _name(node)
+        info = self._nodes.get(name)
+        if info is None:
+            return self.add_node(node)
+        self.images.remove_node(name, list(info.images))
+        info.set_node(node)
+        self.images.add_node(name, info.images)
+        self._touch()
+        return info
+
+    def remove_node(self, node: Mapping[str, Any] | str) -> None:
+        """Delete a Node; Pods still bound to it wait for the node's return (or their own deletion)."""
+        name = node if isinstance(node, str) else _name(node)
+        info = self._nodes.pop(name, None)
+        if info is None:
+            return
+        self.images.remove_node(name, list(info.images))
+        if info.pods:
+            self._orphans[name] = dict(info.pods)
+        self._sorted = None
+        self._touch()
+
+    def get(self, name: str) -> NodeInfo | None:
+        """The NodeInfo of one node, or None."""
+        return self._nodes.get(name)
+
+    def list(self) -> list[NodeInfo]:
+        """All NodeInfos, in node-name order (the order clusterviz evaluates and displays them)."""
+        if self._sorted is None:
+            self._sorted = [self._nodes[name] for name in sorted(self._nodes)]
+        return self._sorted
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._nodes
+
+    # --- pods -------------------------------------------------------------------------
+
+    def add_pod(self, pod: Mapping[str, Any] | PodInfo) -> PodInfo | None:
+        """Account for a Pod. Unbound and finished (Succeeded/Failed) Pods are not counted."""
+        return self.update_pod(pod)
+
+    def update_pod(self, pod: Mapping[str, Any] | PodInfo) -> PodInfo | None:
+        """Add or move a Pod to the node its ``spec.nodeName`` names, or drop it if unbound/finished."""
+        info = as_pod_info(pod)
+        self._forget_pod(info.key)
+        phase = (info.pod.get("status") or {}).get("phase")
+        if not info.node_name or phase in _TERMINAL_PHASES:
+            self._touch()
+            return None
+        node = self._nodes.get(info.node_name)
+        if node is None:
+            self._orphans.setdefault(info.node_name, {})[info.key] = info
+        else:
+            node.add_pod(info)
+        self._pod_node[info.key] = info.node_name
+        self._touch()
+        return info
+
+    def remove_pod(self, pod: Mapping[str, Any] | PodInfo | str) -> None:
+        """Forget a Pod given as object, PodInfo or ``namespace/name``."""
+        if isinstance(pod, str):
+            key = pod
+        elif isinstance(pod, PodInfo):
+            key = pod.key
+        else:
+            key = f"{_namespace(pod)}/{_name(pod)}"
+        self._forget_pod(key)
+        self._touch()
+
+    def _forget_pod(self, key: str) -> None:
+        node_name = self._pod_node.pop(key, None)
+        if node_name is None:
+            return
+        node = self._nodes.get(node_name)
+        if node is not None:
+            node.remove_pod(key)
+        else:
+            self._orphans.get(node_name, {}).pop(key, None)
+
+    def pod_node(self, key: str) -> str | None:
+        """The node a Pod (``namespace/name``) is counted on, or None."""
+        return self._pod_node.get(key)
+
+    # --- namespaces, workloads, claims --------------------------------------------------
+
+    def add_namespace(self, namespace: Mapping[str, Any]) -> None:
+        """Add or update a Namespace (its labels feed ``namespaceSelector``)."""
+        self.namespaces[_name(namespace)] = (namespace.get("metadata") or {}).get("labels") or {}
+        self._touch()
+
+    update_namespace = add_namespace
+
+    def remove_namespace(self, namespace: Mapping[str, Any] | str) -> None:
+        """Delete a Namespace."""
+        self.namespaces.pop(namespace if isinstance(namespace, str) else _name(namespace), None)
+        self._touch()
+
+    def namespace_labels(self, namespace: str) -> Mapping[str, str]:
+        """Labels of a namespace ({} when unknown, as upstream's lister miss gives no labels)."""
+        return self.namespaces.get(namespace, {})
+
+    def add_workload(self, obj: Mapping[str, Any]) -> None:
+        """Add or update a Service, ReplicationController, ReplicaSet or StatefulSet."""
+        kind = obj.get("kind") or ""
+        if kind in self.workloads:
+            self.workloads[kind][(_namespace(obj), _name(obj))] = obj
+            self._touch()
+
+    update_workload = add_workload
+
+    def remove_workload(self, obj: Mapping[str, Any]) -> None:
+        """Delete one of those objects."""
+        kind = obj.get("kind") or ""
+        if kind in self.workloads:
+            self.workloads[kind].pop((_namespace(obj), _name(obj)), None)
+            self._touch()
+
+    def workload(self, kind: str, namespace: str, name: str) -> Mapping[str, Any] | None:
+        """Look up one workload object."""
+        return self.workloads.get(kind, {}).get((namespace, name))
+
+    def services(self, namespace: str) -> list[Mapping[str, Any]]:
+        """Services of a namespace, in name order."""
+        return [svc for (ns, _), svc in sorted(self.workloads["Service"].items()) if ns == namespace]
+
+    def add_pvc(self, pvc: Mapping[str, Any]) -> None:
+        """Add or update a PersistentVolumeClaim."""
+        self.pvcs[f"{_namespace(pvc)}/{_name(pvc)}"] = pvc
+        self._touch()
+
+    update_pvc = add_pvc
+
+    def remove_pvc(self, pvc: Mapping[str, Any]) -> None:
+        """Delete a PersistentVolumeClaim."""
+        self.pvcs.pop(f"{_namespace(pvc)}/{_name(pvc)}", None)
+        self._touch()
+
+    # --- views ------------------------------------------------------------------------
+
+    def with_node(self, node_info: NodeInfo) -> Snapshot:
+        """A view where one NodeInfo is replaced (preemption's what-if); the original is untouched."""
+        view = copy.copy(self)
+        view._nodes = dict(self._nodes)
+        view._nodes[node_info.name] = node_info
+        view._sorted = None
+        return view

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.livesim import LiveServer
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One Daphne process with a demo cluster, shared by the end-to-end tests."""
+    server = LiveServer(tmp_path_factory.mktemp("live"), {"CLUSTERVIZ_WATCH_LOG_RETAIN": "50"})
+    server.start()
+    yield server
+    server.stop()
+
+
+class Kubectl:
+    """The machine's real kubectl, pointed at one of our clusters with a throwaway home."""
+
+    def __init__(self, binary: str, server: str, home: Path) -> None:
+        self.binary = binary
+        self.server = server
+        self.home = home
+
+    def __call__(self, *args: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "HOME": str(self.home), "KUBECONFIG": str(self.home / "kubeconfig")}
+        return subprocess.run(
+            [self.binary, f"--server={self.server}", f"--cache-dir={self.home / 'cache'}", *args],
+            input=stdin, capture_output=True, text=True, timeout=timeout, env=env, check=False,
+        )
+
+
+@pytest.fixture(scope="session")
+def kubectl_binary() -> str:
+    binary = shutil.which("kubectl")
+    if binary is None:
+        pytest.skip("kubectl is not installed on this machine")
+    return binary
+
+
+@pytest.fixture
+def kubectl(kubectl_binary: str, live: LiveServer, tmp_path: Path) -> Kubectl:
+    return Kubectl(kubectl_binary, live.cluster_url("demo"), tmp_path)

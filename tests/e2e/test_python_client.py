@@ -1,0 +1,123 @@
+"""The official kubernetes Python client against our API server."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from kubernetes import client, watch
+from kubernetes.client.rest import ApiException
+
+from tests.livesim import LiveServer
+
+
+@pytest.fixture
+def api(live: LiveServer) -> client.ApiClient:
+    config = client.Configuration(host=live.cluster_url("demo"))
+    with client.ApiClient(config) as api_client:
+        yield api_client
+
+
+def pod_body(name: str, app: str) -> client.V1Pod:
+    return client.V1Pod(
+        metadata=client.V1ObjectMeta(name=name, labels={"app": app}),
+        spec=client.V1PodSpec(containers=[client.V1Container(name="c", image="soscscs/myapp:v1")]),
+    )
+
+
+def test_create_list_by_label_patch_and_delete(api: client.ApiClient):
+    core = client.CoreV1Api(api)
+    created = core.create_namespaced_pod("default", pod_body("py-a", "py"))
+    assert created.metadata.uid and created.status.phase == "Pending"
+    core.create_namespaced_pod("default", pod_body("py-b", "other"))
+    listed = core.list_namespaced_pod("default", label_selector="app in (py)")
+    assert [p.metadata.name for p in listed.items] == ["py-a"]
+    patched = core.patch_namespaced_pod("py-a", "default", {"metadata": {"labels": {"tier": "web"}}})
+    assert patched.metadata.labels == {"app": "py", "tier": "web"}
+    core.delete_namespaced_pod("py-a", "default")
+    core.delete_namespaced_pod("py-b", "default")
+    with pytest.raises(ApiException) as info:
+        core.read_namespaced_pod("py-a", "default")
+    assert info.value.status == 404
+
+
+def test_nodes_deserialize_with_their_status(api: client.ApiClient):
+    nodes = client.CoreV1Api(api).list_node().items
+    assert [n.metadata.name for n in nodes] == ["node01", "node02", "node03"]
+    assert nodes[0].status.allocatable["cpu"] == "4"
+    assert nodes[0].status.node_info.kubelet_version.startswith("v1.")
+
+
+def test_json_patch_on_a_node(api: client.ApiClient):
+    core = client.CoreV1Api(api)
+    node = core.patch_node("node03", [{"op": "add", "path": "/metadata/labels/zone", "value": "b"}])
+    assert node.metadata.labels["zone"] == "b"
+    core.patch_node("node03", [{"op": "remove", "path": "/metadata/labels/zone"}])
+
+
+def test_apps_deployment_roundtrip(api: client.ApiClient):
+    apps = client.AppsV1Api(api)
+    body = client.V1Deployment(
+        metadata=client.V1ObjectMeta(name="py-deploy"),
+        spec=client.V1DeploymentSpec(
+            replicas=2,
+            selector=client.V1LabelSelector(match_labels={"app": "pyd"}),
+            template=client.V1PodTemplateSpec(
+                metadata=client.V1ObjectMeta(labels={"app": "pyd"}),
+                spec=client.V1PodSpec(containers=[client.V1Container(name="c", image="nginx:1.27")]),
+            ),
+        ),
+    )
+    created = apps.create_namespaced_deployment("default", body)
+    assert created.spec.strategy.type == "RollingUpdate"
+    with pytest.raises(ApiException) as info:
+        apps.create_namespaced_deployment("default", body)
+    assert info.value.status == 409
+    apps.delete_namespaced_deployment("py-deploy", "default")
+
+
+def test_watch_streams_added_modified_deleted_in_order_and_resumes(api: client.ApiClient):
+    core = client.CoreV1Api(api)
+    start_rv = core.list_namespaced_pod("default").metadata.resource_version
+    events: list[tuple[str, str, str]] = []
+    done = threading.Event()
+
+    def run() -> None:
+        w = watch.Watch()
+        for event in w.stream(core.list_namespaced_pod, namespace="default", label_selector="app=watchpy",
+                              resource_version=start_rv, timeout_seconds=20):
+            obj = event["object"]
+            events.append((event["type"], obj.metadata.name, obj.metadata.resource_version))
+            if event["type"] == "DELETED":
+                w.stop()
+        done.set()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    core.create_namespaced_pod("default", pod_body("py-watched", "watchpy"))
+    core.patch_namespaced_pod("py-watched", "default", {"metadata": {"annotations": {"step": "2"}}})
+    core.delete_namespaced_pod("py-watched", "default")
+    assert done.wait(30)
+    assert [e[0] for e in events] == ["ADDED", "MODIFIED", "DELETED"]
+    revisions = [int(e[2]) for e in events]
+    assert revisions == sorted(revisions) and revisions[0] > int(start_rv)
+
+    # Resuming from the first event's revision replays exactly what followed it.
+    resumed = [
+        (e["type"], e["object"].metadata.name)
+        for e in watch.Watch().stream(core.list_namespaced_pod, namespace="default", label_selector="app=watchpy",
+                                      resource_version=str(revisions[0]), timeout_seconds=2)
+    ]
+    assert resumed == [("MODIFIED", "py-watched"), ("DELETED", "py-watched")]
+
+
+def test_watch_from_a_compacted_revision_is_gone(api: client.ApiClient, live: LiveServer):
+    core = client.CoreV1Api(api)
+    # The live server keeps 50 events; enough writes push revision 1 out of the log.
+    for i in range(80):
+        core.patch_node("node03", {"metadata": {"annotations": {"touch": str(i)}}})
+    with pytest.raises(ApiException) as info:
+        for _ in watch.Watch().stream(core.list_namespaced_pod, namespace="default", resource_version="1",
+                                      timeout_seconds=5):
+            pass
+    assert info.value.status == 410

@@ -1,0 +1,88 @@
+"""The etcd-shaped store: revisions, optimistic concurrency, the watch log and compaction."""
+
+import pytest
+from django.test import override_settings
+
+from clusterviz.store import kv
+
+pytestmark = pytest.mark.django_db
+
+
+def pod(name: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default", "uid": name}}
+
+
+@pytest.fixture
+def cid() -> int:
+    return kv.create_cluster("unit")
+
+
+def test_every_write_bumps_the_cluster_revision_and_stamps_the_object(cid):
+    before = kv.current_revision(cid)
+    created = kv.create(cid, kv.Key("pods", "default", "a"), pod("a"))
+    assert created["metadata"]["resourceVersion"] == str(before + 1)
+    updated = kv.update(cid, kv.Key("pods", "default", "a"), created)
+    assert updated["metadata"]["resourceVersion"] == str(before + 2)
+    assert kv.current_revision(cid) == before + 2
+
+
+def test_creating_an_existing_key_fails_and_writes_nothing(cid):
+    kv.create(cid, kv.Key("pods", "default", "a"), pod("a"))
+    revision = kv.current_revision(cid)
+    with pytest.raises(kv.KeyExists):
+        kv.create(cid, kv.Key("pods", "default", "a"), pod("a"))
+    assert kv.current_revision(cid) == revision
+    assert [e.type for e in kv.events_since(cid, revision - 1)] == ["ADDED"]
+
+
+def test_a_stale_resource_version_is_a_conflict(cid):
+    key = kv.Key("pods", "default", "a")
+    first = kv.create(cid, key, pod("a"))
+    rv = int(first["metadata"]["resourceVersion"])
+    kv.update(cid, key, first, expected_rv=rv)
+    with pytest.raises(kv.RevisionConflict):
+        kv.update(cid, key, first, expected_rv=rv)
+
+
+def test_watch_log_replays_every_write_in_revision_order(cid):
+    start = kv.current_revision(cid)
+    key = kv.Key("pods", "default", "a")
+    obj = kv.create(cid, key, pod("a"))
+    obj = kv.update(cid, key, obj)
+    kv.delete(cid, key)
+    events = kv.events_since(cid, start)
+    assert [e.type for e in events] == ["ADDED", "MODIFIED", "DELETED"]
+    assert [e.revision for e in events] == [start + 1, start + 2, start + 3]
+    assert events[1].previous["metadata"]["resourceVersion"] == str(start + 1)
+    assert events[2].object["metadata"]["resourceVersion"] == str(start + 3)
+
+
+def test_clusters_have_independent_revisions(cid):
+    other = kv.create_cluster("other")
+    kv.create(cid, kv.Key("pods", "default", "a"), pod("a"))
+    assert kv.current_revision(other) == 0
+    assert kv.get(other, kv.Key("pods", "default", "a")) is None
+
+
+@override_settings(CLUSTERVIZ={"WATCH_LOG_RETAIN": 10, "DEMO_CLUSTER": "", "ENGINES": False})
+def test_compaction_keeps_the_log_bounded_and_old_revisions_expire(cid):
+    key = kv.Key("pods", "default", "a")
+    obj = kv.create(cid, key, pod("a"))
+    for _ in range(kv.COMPACT_EVERY * 2):
+        obj = kv.update(cid, key, obj)
+    revision = kv.current_revision(cid)
+    with pytest.raises(kv.Compacted) as info:
+        kv.events_since(cid, 1)
+    assert "too old resource version: 1" in str(info.value)
+    kept = kv.events_since(cid, revision - 5)
+    assert [e.revision for e in kept] == list(range(revision - 4, revision + 1))
+
+
+def test_list_reads_objects_with_the_revision_they_were_read_at(cid):
+    kv.create(cid, kv.Key("pods", "default", "b"), pod("b"))
+    kv.create(cid, kv.Key("pods", "other", "a"), {**pod("a"), "metadata": {"name": "a", "namespace": "other"}})
+    items, revision = kv.list_objects(cid, "pods")
+    assert [i["metadata"]["name"] for i in items] == ["b", "a"]
+    assert revision == kv.current_revision(cid)
+    items, _ = kv.list_objects(cid, "pods", "other")
+    assert [i["metadata"]["namespace"] for i in items] == ["other"]
