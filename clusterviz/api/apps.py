@@ -23,4 +23,7 @@ class ApiConfig(AppConfig):
     verbose_name = "API server"
 
     def ready(self) -> None:
-        post_migrate.connect(ensure_demo_cluster, sender=self)
+        from django.apps import apps
+
+        # The API app has no models, so it gets no post_migrate of its own; the store's will do.
+        post_migrate.connect(ensure_demo_cluster, sender=apps.get_app_config("store"))

@@ -138,7 +138,7 @@ def decode_body(raw: bytes, content_type: str | None) -> Any:
         return parse_yaml(raw)
     if kind == PROTOBUF_TYPE:
         try:
-            return normalize(protobuf.decode(raw))
+            return normalize(protobuf.decode_object(raw))
         except protobuf.ProtobufError as exc:
             raise errors.bad_request(f"error decoding protobuf body: {exc}") from None
     raise errors.unsupported_media_type(kind)

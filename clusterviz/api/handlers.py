@@ -55,6 +55,16 @@ async def cluster_id(name: str) -> int:
         raise errors.StatusError(404, "NotFound", f'cluster "{name}" not found', {"name": name, "kind": "clusters"}) from None
 
 
+async def store_write(req: ApiRequest, rp: ResourcePath, verb: str, name: str, write: Any, *args: Any) -> Any:
+    """One store write, with its apiserver -> etcd -> apiserver hops when a simulation runs."""
+    if req.gate is not None:
+        await req.gate.before_write(req, rp, verb, name)
+    result = await write(*args)
+    if req.gate is not None:
+        await req.gate.after_write(req, rp, verb, result)
+    return result
+
+
 def key_of(rp: ResourcePath, name: str | None = None) -> kv.Key:
     return kv.Key(rp.resource.key, rp.namespace, name if name is not None else rp.name)
 
@@ -280,7 +290,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     if req.query.get("dryRun"):
         return ok(with_type(resource, obj), 201)
     try:
-        stored = await _create(cid, key_of(rp, meta["name"]), obj)
+        stored = await store_write(req, rp, "create", meta["name"], _create, cid, key_of(rp, meta["name"]), obj)
     except kv.KeyExists:
         raise errors.already_exists(resource.plural, resource.group, meta["name"]) from None
     return ok(with_type(resource, stored), 201)
@@ -334,7 +344,8 @@ async def _write_update(
         return new
     if new == old:
         return old
-    return await _update(cid, key_of(rp), new, _rv(old))
+    verb = "update" if req.method == "PUT" else "patch"
+    return await store_write(req, rp, verb, rp.name, _update, cid, key_of(rp), new, _rv(old))
 
 
 async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
@@ -481,7 +492,7 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         if req.query.get("dryRun"):
             break
         try:
-            await _update(cid, key_of(rp), new, _rv(old))
+            await store_write(req, rp, "bind", rp.name, _update, cid, key_of(rp), new, _rv(old))
         except kv.RevisionConflict:
             continue
         break
@@ -503,7 +514,7 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if req.query.get("dryRun") or options.get("dryRun"):
         return ok(with_type(resource, old))
     if resource.kind == "Namespace":
-        await _delete_namespace_contents(cid, rp.name)
+        await _delete_namespace_contents(req, cid, rp.name)
     expected_rv = None
     if preconditions.get("resourceVersion"):
         try:
@@ -512,7 +523,7 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             raise errors.bad_request("invalid precondition resourceVersion") from None
     uid = preconditions.get("uid") or None
     try:
-        deleted = await _delete(cid, key_of(rp), expected_rv, uid)
+        deleted = await store_write(req, rp, "delete", rp.name, _delete, cid, key_of(rp), expected_rv, uid)
     except kv.KeyNotFound:
         raise not_found(rp) from None
     except kv.RevisionConflict:
@@ -523,16 +534,18 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     return ok(with_type(resource, deleted))
 
 
-async def _delete_namespace_contents(cid: int, namespace: str) -> None:
+async def _delete_namespace_contents(req: ApiRequest, cid: int, namespace: str) -> None:
     from .resources import RESOURCES
 
     for resource in RESOURCES:
         if not resource.namespaced:
             continue
         items, _ = await _list(cid, resource.key, namespace)
+        rp = ResourcePath(resource, namespace, "", "")
         for item in items:
+            name = item["metadata"]["name"]
             try:
-                await _delete(cid, kv.Key(resource.key, namespace, item["metadata"]["name"]))
+                await store_write(req, rp, "delete", name, _delete, cid, kv.Key(resource.key, namespace, name))
             except kv.KeyNotFound:
                 pass
 
@@ -553,7 +566,8 @@ async def delete_collection(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             deleted.append(item)
             continue
         try:
-            deleted.append(await _delete(cid, kv.Key(resource.key, meta.get("namespace", ""), meta["name"])))
+            key = kv.Key(resource.key, meta.get("namespace", ""), meta["name"])
+            deleted.append(await store_write(req, rp, "delete", meta["name"], _delete, cid, key))
         except kv.KeyNotFound:
             pass
     revision = max((_rv(d) for d in deleted), default=0)

@@ -25,6 +25,10 @@ class ApiRequest:
     host: str = "127.0.0.1"
     # Already-decoded body from in-process callers (skips JSON encoding).
     payload: Any = None
+    # The cluster's simulation, when one runs it in this process (see gate.py).
+    gate: Any = None
+    # Scratch space the gate keeps per request (the hop numbers of this write).
+    context: dict[str, Any] = field(default_factory=dict)
 
     def flag(self, name: str) -> bool:
         """A boolean query parameter (true, True and 1 all count, as the clients send them)."""

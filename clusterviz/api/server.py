@@ -10,7 +10,7 @@ import logging
 
 from clusterviz.store import kv
 
-from . import discovery, errors, handlers, openapi
+from . import discovery, errors, gate, handlers, openapi
 from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
 from .watch import watch
 
@@ -54,7 +54,12 @@ async def _route(req: ApiRequest) -> ApiResponse:
     else:
         raise errors.not_found_path()
     rp = parse_resource_path(group, version, rest)
-    return await _verb(req, rp)
+    req.gate = await gate.for_cluster(req.cluster)
+    if req.gate is None or req.method in ("GET", "HEAD"):
+        return await _verb(req, rp)
+    verb = {"POST": "bind" if rp.sub == "binding" else "create", "PUT": "update", "PATCH": "patch"}.get(req.method, "delete")
+    async with req.gate.request(req, rp, verb):
+        return await _verb(req, rp)
 
 
 def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:

@@ -49,6 +49,13 @@ async def watch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             timeout = min(float(req.query["timeoutSeconds"]), MAX_WATCH_SECONDS)
         except ValueError:
             raise errors.bad_request(f"invalid timeoutSeconds: {req.query['timeoutSeconds']!r}") from None
+    if req.gate is not None and start is not None:
+        def classify(event_type: str, obj: dict[str, Any], previous: dict[str, Any] | None) -> str:
+            return _event_type(event_type, obj, previous, label_sel, field_reqs)
+
+        gated = await req.gate.watch(req, rp, start, classify)
+        if gated is not None:
+            return ApiResponse(200, stream=gated)
     stream = _stream(req, rp, cid, label_sel, field_reqs, start, initial, timeout, req.flag("allowWatchBookmarks"))
     return ApiResponse(200, stream=stream)
 
@@ -104,7 +111,7 @@ async def _stream(
                 revision = event.revision
                 if event.resource != resource.key or (rp.namespace and event.namespace != rp.namespace):
                     continue
-                kind = _event_type(event, label_sel, field_reqs)
+                kind = _event_type(event.type, event.object, event.previous, label_sel, field_reqs)
                 if kind:
                     last_sent = time.monotonic()
                     yield {"type": kind, "object": shape(event.object)}
@@ -121,14 +128,20 @@ async def _stream(
         subscription.close()
 
 
-def _event_type(event: kv.Event, label_sel: labels.Selector | None, field_reqs: list[fields.Requirement]) -> str:
+def _event_type(
+    event_type: str,
+    obj: dict[str, Any],
+    previous: dict[str, Any] | None,
+    label_sel: labels.Selector | None,
+    field_reqs: list[fields.Requirement],
+) -> str:
     """The event a filtered watcher sees: a change that leaves its selection is a DELETED."""
     if label_sel is None and not field_reqs:
-        return event.type
-    now_matches = matches(event.object, label_sel, field_reqs)
-    if event.type != "MODIFIED" or event.previous is None:
-        return event.type if now_matches else ""
-    was_matching = matches(event.previous, label_sel, field_reqs)
+        return event_type
+    now_matches = matches(obj, label_sel, field_reqs)
+    if event_type != "MODIFIED" or previous is None:
+        return event_type if now_matches else ""
+    was_matching = matches(previous, label_sel, field_reqs)
     if now_matches and was_matching:
         return "MODIFIED"
     if now_matches:

@@ -12,6 +12,8 @@ Everything here is plain data: no database, no clock, no I/O.
 from __future__ import annotations
 
 import enum
+import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -107,6 +109,13 @@ def default_normalize_score(scores: Mapping[str, int], reverse: bool = False) ->
     return out
 
 
+def go_round(x: float) -> int:
+    """Go's ``math.Round``: nearest integer, halves away from zero (exact, unlike ``floor(x + 0.5)``)."""
+    whole = math.floor(abs(x))
+    rounded = whole + 1 if abs(x) - whole >= 0.5 else whole
+    return int(rounded if x >= 0 else -rounded)
+
+
 def go_div(a: int, b: int) -> int:
     """Integer division truncating toward zero, as Go's ``/`` on integers does."""
     q = abs(a) // abs(b)
@@ -166,6 +175,46 @@ class CycleState:
         copy.skip_filter_plugins = set(self.skip_filter_plugins)
         copy.skip_score_plugins = set(self.skip_score_plugins)
         return copy
+
+
+NO_NODE_AVAILABLE_FORMAT = "0/{} nodes are available"
+NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+
+
+def fit_error_message(
+    num_all_nodes: int,
+    node_statuses: Mapping[str, Status],
+    *,
+    absent_reasons: Sequence[str] = (),
+    pre_filter_message: str = "",
+    post_filter_message: str = "",
+) -> str:
+    """Upstream's ``FitError.Error()``.
+
+    ``0/N nodes are available: <body>.`` where the body is the PreFilter message,
+    or every reason of every failed node counted once per node, as
+    ``"<count> <reason>"`` strings sorted as strings and joined with ", ".
+    Nodes without an explicit status count under ``absent_reasons``. A PostFilter
+    message follows after a space (it carries its own final period).
+    """
+    message = NO_NODE_AVAILABLE_FORMAT.format(num_all_nodes) + ":"
+    if pre_filter_message:
+        message += f" {pre_filter_message}."
+    else:
+        counts: Counter[str] = Counter()
+        for status in node_statuses.values():
+            for reason in status.reasons:
+                counts[reason] += 1
+        absent = num_all_nodes - len(node_statuses)
+        if absent > 0:
+            for reason in absent_reasons:
+                counts[reason] += absent
+        histogram = sorted(f"{count} {reason}" for reason, count in counts.items())
+        if histogram:
+            message += " " + ", ".join(histogram) + "."
+    if post_filter_message:
+        message += " " + post_filter_message
+    return message
 
 
 # --- cluster events and queueing hints ------------------------------------------------

@@ -194,7 +194,9 @@ def pod_host_ports(pod: Mapping[str, Any]) -> tuple[HostPort, ...]:
         for port in container.get("ports") or []:
             host_port = int(port.get("hostPort") or 0)
             if host_port > 0:
-                ports.append(HostPort(port.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP, port.get("protocol") or "TCP", host_port))
+                ports.append(
+                    HostPort(port.get("hostIP") or DEFAULT_BIND_ALL_HOST_IP, port.get("protocol") or "TCP", host_port)
+                )
     return tuple(ports)
 
 

@@ -115,7 +115,7 @@ CORPUS = [
     Bad("underscore name", "POST", DEPLOY, j(deployment(metadata={"name": "my_app"})), expect="RFC 1123", code=422),
     Bad("name too long", "POST", PODS, j({**pod(), "metadata": {"name": "a" * 300}}), expect="253", code=422),
     Bad("service name with dot", "POST", SVCS, j({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a.b"},
-        "spec": {"ports": [{"port": 80}]}}), expect="RFC 1035", code=422),
+        "spec": {"ports": [{"port": 80}]}}), expect="DNS-1035", code=422),
     Bad("bad label key", "POST", PODS, j({**pod(), "metadata": {"name": "x", "labels": {"bad key!": "v"}}}), expect="metadata.labels", code=422),
     Bad("bad label value", "POST", PODS, j({**pod(), "metadata": {"name": "x", "labels": {"a": "-bad-"}}}), expect="metadata.labels", code=422),
     Bad("label value too long", "POST", PODS, j({**pod(), "metadata": {"name": "x", "labels": {"a": "v" * 64}}}), expect="63", code=422),
@@ -136,7 +136,7 @@ CORPUS = [
     Bad("unknown field selector", "GET", PODS + "?fieldSelector=spec.foo%3Dbar", None, expect="field label not supported", code=400),
     Bad("bad watch rv", "GET", PODS + "?watch=true&resourceVersion=abc", None, expect="resource version", code=400),
     Bad("deployment selector mismatch", "POST", DEPLOY, j(deployment(spec__selector={"matchLabels": {"app": "other"}})),
-        expect="selector does not match template labels", code=422),
+        expect="`selector` does not match template `labels`", code=422),
     Bad("bad selector operator", "POST", DEPLOY, j(deployment(spec__selector={"matchExpressions": [{"key": "app", "operator": "Near", "values": ["bad"]}]})),
         expect="operator", code=422),
     # Bad quantities

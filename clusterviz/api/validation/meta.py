@@ -141,7 +141,7 @@ def _validate_owner_references(refs: list[Any] | None, path: str) -> Errors:
             invalid(
                 path,
                 refs,
-                "Only one reference can have Controller set to true. Found \"true\" in references for "
+                'Only one reference can have Controller set to true. Found "true" in references for '
                 + " and ".join(controllers),
             )
         )
@@ -197,7 +197,9 @@ def validate_object_meta(
     get_str(meta, "resourceVersion", path, errs)
     errs.extend(validate_labels(get_str_map(meta, "labels", path, errs), child(path, "labels")))
     errs.extend(validate_annotations(get_str_map(meta, "annotations", path, errs), child(path, "annotations")))
-    errs.extend(_validate_owner_references(get_list(meta, "ownerReferences", path, errs), child(path, "ownerReferences")))
+    errs.extend(
+        _validate_owner_references(get_list(meta, "ownerReferences", path, errs), child(path, "ownerReferences"))
+    )
     errs.extend(_validate_finalizers(get_str_list(meta, "finalizers", path, errs), child(path, "finalizers")))
     return meta, errs
 
@@ -222,4 +224,3 @@ def immutable(new_value: Any, old_value: Any, path: str) -> Errors:
     if semantic(new_value) != semantic(old_value):
         return [invalid(path, new_value, IMMUTABLE_MSG)]
     return []
-

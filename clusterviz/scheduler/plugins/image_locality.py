@@ -22,7 +22,9 @@ EXPLANATION_EN = (
     "Prefers nodes that already have the Pod's images; bigger images count more, "
     "images present on few nodes count less (to avoid piling Pods onto one node)."
 )
-EXPLANATION_ZH = "优先选择已有 Pod 所需镜像的节点；镜像越大加分越多，只存在于少数节点上的镜像加分较少（避免 Pod 扎堆）。"
+EXPLANATION_ZH = (
+    "优先选择已有 Pod 所需镜像的节点；镜像越大加分越多，只存在于少数节点上的镜像加分较少（避免 Pod 扎堆）。"
+)
 
 
 def normalized_image_name(name: str) -> str:

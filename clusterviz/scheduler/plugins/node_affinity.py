@@ -40,7 +40,9 @@ EXPLANATION_EN = (
     "The node must carry every nodeSelector label and match one required affinity term; "
     "each preferred term the node matches adds its weight to the score."
 )
-EXPLANATION_ZH = "节点必须带有 nodeSelector 的全部标签并满足至少一条硬性亲和规则；每满足一条软性规则，就加上该规则的权重。"
+EXPLANATION_ZH = (
+    "节点必须带有 nodeSelector 的全部标签并满足至少一条硬性亲和规则；每满足一条软性规则，就加上该规则的权重。"
+)
 
 OBJECT_NAME_FIELD = "metadata.name"
 _LABEL_OPERATORS = {

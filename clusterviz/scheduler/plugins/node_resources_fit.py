@@ -8,7 +8,6 @@ container without a cpu/memory request as 100m / 200Mi.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,8 +24,18 @@ from clusterviz.scheduler.framework import (
     QueueingHint,
     Status,
     go_div,
+    go_round,
 )
-from clusterviz.scheduler.nodeinfo import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, NodeInfo, PodInfo, Resource, pod_requests
+from clusterviz.scheduler.nodeinfo import (
+    CPU,
+    EPHEMERAL_STORAGE,
+    MEMORY,
+    PODS,
+    NodeInfo,
+    PodInfo,
+    Resource,
+    pod_requests,
+)
 
 NAME = "NodeResourcesFit"
 LEGACY_FILTER_NAME = "PodFitsResources"
@@ -213,7 +222,7 @@ def requested_to_capacity_ratio(
         if score > 0:
             total += score * weight
             weight_sum += weight
-    return 0 if weight_sum == 0 else math.floor(total / weight_sum + 0.5)
+    return 0 if weight_sum == 0 else go_round(total / weight_sum)
 
 
 @dataclass(frozen=True)
@@ -258,7 +267,9 @@ class NodeResourcesFit(BasePlugin):
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         """All insufficient resources at once; unresolvable if one exceeds the whole node."""
-        missing = fits_request(state.get(NAME) or pod.requests, node, self.ignored_resources, self.ignored_resource_groups)
+        missing = fits_request(
+            state.get(NAME) or pod.requests, node, self.ignored_resources, self.ignored_resource_groups
+        )
         if not missing:
             return Status()
         reasons = tuple(m.reason for m in missing)

@@ -27,7 +27,9 @@ LEGACY_FILTER_NAME = "CheckNodeUnschedulable"
 REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions"
 
-EXPLANATION_EN = "A cordoned node (kubectl cordon) accepts only Pods that tolerate the node.kubernetes.io/unschedulable taint."
+EXPLANATION_EN = (
+    "A cordoned node (kubectl cordon) accepts only Pods that tolerate the node.kubernetes.io/unschedulable taint."
+)
 EXPLANATION_ZH = "被封锁（kubectl cordon）的节点只接受能容忍 node.kubernetes.io/unschedulable 污点的 Pod。"
 
 # The taint the node lifecycle controller puts on cordoned nodes; a Pod
@@ -63,7 +65,9 @@ class NodeUnschedulable(BasePlugin):
             ClusterEventWithHint(
                 ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT), hint_node_change
             ),
-            ClusterEventWithHint(ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION), hint_own_pod_update),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION), hint_own_pod_update
+            ),
         ]
 
 

@@ -128,7 +128,9 @@ class TaintToleration(BasePlugin):
             ClusterEventWithHint(
                 ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT), hint_node_change
             ),
-            ClusterEventWithHint(ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION), hint_own_pod_update),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION), hint_own_pod_update
+            ),
         ]
 
 

@@ -1,0 +1,52 @@
+"""Where the simulation hooks into the API server, without the API server knowing it.
+
+The real kube-apiserver answers at network speed; in clusterviz every hop of
+a write (client -> apiserver -> etcd -> apiserver) is a message on the
+cluster's bus, delivered when the simulation says so. The simulation installs
+a ``GateProvider``; with none installed (or no engine for a cluster) requests
+pass straight through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+from .request import ApiRequest, ResourcePath
+
+
+class Gate(Protocol):
+    """A cluster's simulation, as the API server sees it."""
+
+    def request(self, req: ApiRequest, rp: ResourcePath, verb: str) -> AbstractAsyncContextManager[None]:
+        """Hold a write while its request hop travels, and count it as running work."""
+
+    async def before_write(self, req: ApiRequest, rp: ResourcePath, verb: str, name: str) -> None:
+        """The apiserver -> etcd hop of a write."""
+
+    async def after_write(self, req: ApiRequest, rp: ResourcePath, verb: str, obj: dict[str, Any]) -> None:
+        """The etcd -> apiserver hop, after the write committed."""
+
+    async def watch(
+        self, req: ApiRequest, rp: ResourcePath, start: int, matches: Callable[[dict[str, Any]], bool],
+    ) -> AsyncIterator[dict[str, Any]] | None:
+        """A simulated component's watch, delivered over the bus; None for ordinary watchers."""
+
+
+GateProvider = Callable[[str], Awaitable[Gate | None]]
+
+_provider: GateProvider | None = None
+
+
+def install(provider: GateProvider | None) -> None:
+    """Let the simulation gate requests (None removes it)."""
+    global _provider
+    _provider = provider
+
+
+async def for_cluster(cluster: str) -> Gate | None:
+    """The gate of ``cluster``, if a simulation runs it in this process."""
+    if _provider is None:
+        return None
+    return await _provider(cluster)

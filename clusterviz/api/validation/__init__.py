@@ -1,0 +1,75 @@
+"""Validation of API objects, as the real API server's registry strategies run it.
+
+:func:`validate` is the single entry point. It takes plain decoded JSON, of
+any shape, and returns field errors with upstream's paths and messages; it
+never raises. Defaults are applied first (on a copy), as the API server
+defaults every object before validating it, so a field left out for the
+server to fill in is not reported as missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from clusterviz.apimachinery.field import FieldError, invalid
+
+from ..defaulting import apply_defaults
+from .common import Errors, get_dict, get_int, type_error
+from .configmap import validate_config_map
+from .endpoints import validate_endpoints
+from .event import validate_event
+from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
+from .namespace import validate_namespace
+from .node import validate_node
+from .pod import validate_pod
+from .service import validate_service
+from .workloads import validate_deployment, validate_replica_set, validate_replication_controller
+
+__all__ = ["FieldError", "validate", "VALIDATORS"]
+
+Validator = Callable[[dict[str, Any], dict[str, Any] | None], Errors]
+
+
+def _validate_lease(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Errors:
+    _, errs = validate_object_meta(obj, namespaced=True, name_fn=name_is_dns_subdomain)
+    spec = get_dict(obj, "spec", "", errs) or {}
+    duration = get_int(spec, "leaseDurationSeconds", "spec", errs)
+    if isinstance(duration, int) and duration <= 0:
+        errs.append(invalid("spec.leaseDurationSeconds", duration, "must be greater than 0"))
+    transitions = get_int(spec, "leaseTransitions", "spec", errs)
+    if isinstance(transitions, int) and transitions < 0:
+        errs.append(invalid("spec.leaseTransitions", transitions, "must be greater than or equal to 0"))
+    if old is not None:
+        errs.extend(validate_object_meta_update(obj, old))
+    return errs
+
+
+VALIDATORS: dict[str, Validator] = {
+    "Pod": validate_pod,
+    "Deployment": validate_deployment,
+    "ReplicaSet": validate_replica_set,
+    "ReplicationController": validate_replication_controller,
+    "Service": validate_service,
+    "Node": validate_node,
+    "Namespace": validate_namespace,
+    "ConfigMap": validate_config_map,
+    "Endpoints": validate_endpoints,
+    "Event": validate_event,
+    "Lease": _validate_lease,
+}
+
+
+def validate(kind: str, obj: Any, old: Any = None) -> list[FieldError]:
+    """Return every problem with ``obj`` (a create) or with ``obj`` replacing ``old`` (an update).
+
+    Unknown kinds have no rules and give no errors.
+    """
+    if not isinstance(obj, dict):
+        return [type_error("", obj, "object")]
+    validator = VALIDATORS.get(kind)
+    if validator is None:
+        return []
+    defaulted = apply_defaults(kind, obj)
+    previous = apply_defaults(kind, old) if isinstance(old, dict) else None
+    return validator(defaulted, previous)

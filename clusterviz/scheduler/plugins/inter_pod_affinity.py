@@ -1,0 +1,255 @@
+"""InterPodAffinity: place a Pod near (affinity) or away from (anti-affinity) other Pods.
+
+Upstream: ``pkg/scheduler/framework/plugins/interpodaffinity/{filtering,scoring,plugin}.go``.
+Both directions count: the incoming Pod's terms against the Pods already placed,
+and the placed Pods' terms against the incoming Pod (symmetry). Counts are kept
+per topology pair ``(topologyKey, the node's value for it)``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from clusterviz.scheduler.framework import (
+    MAX_NODE_SCORE,
+    ActionType,
+    BasePlugin,
+    ClusterEvent,
+    ClusterEventWithHint,
+    CycleState,
+    EventResource,
+    PreFilterResult,
+    QueueingHint,
+    Status,
+)
+from clusterviz.scheduler.nodeinfo import AffinityTerm, NodeInfo, PodInfo, WeightedAffinityTerm
+
+NAME = "InterPodAffinity"
+LEGACY_FILTER_NAME = "MatchInterPodAffinity"
+LEGACY_SCORE_NAME = "InterPodAffinityPriority"
+
+REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules"
+REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules"
+REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't satisfy existing pods anti-affinity rules"
+
+EXPLANATION_EN = (
+    "Places the Pod in the same topology domain as Pods it has affinity to and away from Pods it (or they) "
+    "have anti-affinity to; preferred terms add or subtract their weights."
+)
+EXPLANATION_ZH = (
+    "把 Pod 放到与其亲和的 Pod 相同的拓扑域，并远离与其（或对方声明）反亲和的 Pod；软性规则按权重加分或减分。"
+)
+
+TopologyPair = tuple[str, str]
+
+
+def _add_pair(counts: Counter[TopologyPair], node: NodeInfo, key: str, value: int) -> None:
+    if key in node.labels:
+        counts[(key, node.labels[key])] += value
+
+
+def matches_all(terms: Sequence[AffinityTerm], pod: PodInfo, namespace_labels: Mapping[str, str]) -> bool:
+    """True when ``pod`` matches every term (and there is at least one)."""
+    return bool(terms) and all(t.matches(pod, namespace_labels) for t in terms)
+
+
+@dataclass(frozen=True)
+class AffinityCounts:
+    """PreFilter's three counters (see the module docstring of upstream's filtering.go)."""
+
+    existing_anti: Counter[TopologyPair]
+    affinity: Counter[TopologyPair]
+    anti: Counter[TopologyPair]
+
+
+def compute_counts(pod: PodInfo, nodes: Sequence[NodeInfo], namespace_labels: Any) -> AffinityCounts:
+    """Count, over all nodes, the topology pairs relevant to the incoming Pod.
+
+    ``namespace_labels(ns)`` returns a namespace's labels (for namespaceSelector).
+    """
+    own_ns = namespace_labels(pod.namespace)
+    existing_anti: Counter[TopologyPair] = Counter()
+    affinity: Counter[TopologyPair] = Counter()
+    anti: Counter[TopologyPair] = Counter()
+    req_aff, req_anti = pod.required_affinity_terms, pod.required_anti_affinity_terms
+    for node in nodes:
+        for existing in node.pods.values():
+            for term in existing.required_anti_affinity_terms:
+                if term.matches(pod, own_ns):
+                    _add_pair(existing_anti, node, term.topology_key, 1)
+            if not (req_aff or req_anti):
+                continue
+            their_ns = namespace_labels(existing.namespace)
+            if matches_all(req_aff, existing, their_ns):
+                for term in req_aff:
+                    _add_pair(affinity, node, term.topology_key, 1)
+            for term in req_anti:
+                if term.matches(existing, their_ns):
+                    _add_pair(anti, node, term.topology_key, 1)
+    return AffinityCounts(existing_anti, affinity, anti)
+
+
+def satisfies_pod_affinity(pod: PodInfo, counts: AffinityCounts, node: NodeInfo, own_ns: Mapping[str, str]) -> bool:
+    """Every required term's domain holds a matching Pod, or this is the first Pod of its group."""
+    pods_exist = True
+    for term in pod.required_affinity_terms:
+        value = node.labels.get(term.topology_key)
+        if value is None:
+            return False  # every topology key must exist on the node
+        if counts.affinity[(term.topology_key, value)] <= 0:
+            pods_exist = False
+    if pods_exist:
+        return True
+    # No Pod anywhere matches and the Pod matches its own terms: let the group start.
+    return not +counts.affinity and matches_all(pod.required_affinity_terms, pod, own_ns)
+
+
+def satisfies_pod_anti_affinity(pod: PodInfo, counts: AffinityCounts, node: NodeInfo) -> bool:
+    """No required anti-affinity term's domain on this node holds a matching Pod."""
+    for term in pod.required_anti_affinity_terms:
+        value = node.labels.get(term.topology_key)
+        if value is not None and counts.anti[(term.topology_key, value)] > 0:
+            return False
+    return True
+
+
+def satisfies_existing_anti_affinity(counts: AffinityCounts, node: NodeInfo) -> bool:
+    """No placed Pod's required anti-affinity covers any of this node's topology pairs."""
+    if not +counts.existing_anti:
+        return True
+    return not any(counts.existing_anti[(k, v)] > 0 for k, v in node.labels.items())
+
+
+class InterPodAffinity(BasePlugin):
+    """PreFilter, Filter, PreScore, Score and NormalizeScore (min-max) of InterPodAffinity."""
+
+    name = NAME
+    legacy_names = {"filter": LEGACY_FILTER_NAME, "score": LEGACY_SCORE_NAME}
+    explanation = {"en": EXPLANATION_EN, "zh": EXPLANATION_ZH}
+
+    def __init__(
+        self, hard_pod_affinity_weight: int = 1, ignore_preferred_terms_of_existing_pods: bool = False
+    ) -> None:
+        self.hard_pod_affinity_weight = hard_pod_affinity_weight
+        self.ignore_preferred_terms_of_existing_pods = ignore_preferred_terms_of_existing_pods
+
+    def pre_filter(self, state: CycleState, pod: PodInfo) -> tuple[Status, PreFilterResult | None]:
+        """Build the counters; Skip when no rule is involved on either side."""
+        if pod.parse_error:
+            return Status.unresolvable(f"parsing pod: {pod.parse_error}"), None
+        snapshot = state.snapshot
+        nodes = snapshot.list() if snapshot is not None else []
+        ns_labels = snapshot.namespace_labels if snapshot is not None else (lambda _ns: {})
+        counts = compute_counts(pod, nodes, ns_labels)
+        if not +counts.existing_anti and not pod.required_affinity_terms and not pod.required_anti_affinity_terms:
+            return Status.skip(), None
+        state.write(NAME, (counts, ns_labels(pod.namespace)))
+        return Status(), None
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        """Affinity, then anti-affinity, then the placed Pods' anti-affinity; first failure wins."""
+        counts, own_ns = state.read(NAME)
+        if not satisfies_pod_affinity(pod, counts, node, own_ns):
+            return Status.unresolvable(REASON_AFFINITY_RULES_NOT_MATCH)
+        if not satisfies_pod_anti_affinity(pod, counts, node):
+            return Status.unschedulable(REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
+        if not satisfies_existing_anti_affinity(counts, node):
+            return Status.unschedulable(REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
+        return Status()
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
+        """Sum term weights per topology pair over the placed Pods; Skip if nothing contributed."""
+        has_preferred = bool(pod.preferred_affinity_terms or pod.preferred_anti_affinity_terms)
+        if self.ignore_preferred_terms_of_existing_pods and not has_preferred:
+            return Status.skip()
+        snapshot = state.snapshot
+        ns_labels = snapshot.namespace_labels if snapshot is not None else (lambda _ns: {})
+        own_ns = ns_labels(pod.namespace)
+        scores: dict[str, dict[str, int]] = {}
+
+        def process(
+            terms: Sequence[WeightedAffinityTerm],
+            target: PodInfo,
+            target_ns: Mapping[str, str],
+            node: NodeInfo,
+            sign: int,
+        ) -> None:
+            for wt in terms:
+                value = node.labels.get(wt.term.topology_key)
+                if value is not None and wt.term.matches(target, target_ns):
+                    by_value = scores.setdefault(wt.term.topology_key, {})
+                    by_value[value] = by_value.get(value, 0) + wt.weight * sign
+
+        for node in snapshot.list() if snapshot is not None else []:
+            if not node.labels:
+                continue
+            for existing in node.pods.values():
+                if not has_preferred and not existing.has_affinity:
+                    continue
+                their_ns = ns_labels(existing.namespace)
+                process(pod.preferred_affinity_terms, existing, their_ns, node, 1)
+                process(pod.preferred_anti_affinity_terms, existing, their_ns, node, -1)
+                if self.hard_pod_affinity_weight > 0:
+                    hard = [
+                        WeightedAffinityTerm(t, self.hard_pod_affinity_weight) for t in existing.required_affinity_terms
+                    ]
+                    process(hard, pod, own_ns, node, 1)
+                process(existing.preferred_affinity_terms, pod, own_ns, node, 1)
+                process(existing.preferred_anti_affinity_terms, pod, own_ns, node, -1)
+        if not scores:
+            return Status.skip()
+        state.write(NAME + "/score", scores)
+        return Status()
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """Sum over the node's topology pairs; may be negative."""
+        scores: dict[str, dict[str, int]] = state.read(NAME + "/score")
+        return sum(by_value.get(node.labels[key], 0) for key, by_value in scores.items() if key in node.labels)
+
+    def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:
+        """Min-max over the scored nodes: ``int(100 * (raw - min) / (max - min))``, all 0 if equal."""
+        if not scores:
+            return {}
+        low, high = min(scores.values()), max(scores.values())
+        spread = high - low
+        return {n: int(float(MAX_NODE_SCORE) * ((s - low) / spread)) if spread > 0 else 0 for n, s in scores.items()}
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """Placed Pods added, relabelled or deleted; nodes added or relabelled."""
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.ADD | ActionType.UPDATE_POD_LABEL | ActionType.DELETE),
+                hint_pod_change,
+            ),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL), hint_node_change
+            ),
+        ]
+
+
+def hint_pod_change(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint:
+    """Queue when a bound Pod that matches one of this Pod's terms, or whose anti-affinity names this Pod, changed."""
+    target = PodInfo.from_pod(pod)
+    for obj in (new, old):
+        if not obj or not (obj.get("spec") or {}).get("nodeName"):
+            continue
+        other = PodInfo.from_pod(obj)
+        terms = target.required_affinity_terms + target.required_anti_affinity_terms
+        if any(t.matches(other, {}) for t in terms):
+            return QueueingHint.QUEUE
+        if any(t.matches(target, {}) for t in other.required_anti_affinity_terms):
+            return QueueingHint.QUEUE
+    return QueueingHint.SKIP
+
+
+def hint_node_change(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint:
+    """Queue when the new node has a topology key this Pod's required terms use (or the Pod has none)."""
+    target = PodInfo.from_pod(pod)
+    keys = {t.topology_key for t in target.required_affinity_terms + target.required_anti_affinity_terms}
+    labels = ((new or {}).get("metadata") or {}).get("labels") or {}
+    if not keys or keys & set(labels):
+        return QueueingHint.QUEUE
+    return QueueingHint.SKIP

@@ -1,0 +1,371 @@
+"""PodTopologySpread: keep matching Pods evenly spread over topology domains (nodes, zones).
+
+Upstream: ``pkg/scheduler/framework/plugins/podtopologyspread/{common,filtering,scoring}.go``
+and ``helper.DefaultSelector``. ``DoNotSchedule`` constraints filter; ``ScheduleAnyway``
+ones score. A Pod without constraints gets the system defaults (hostname maxSkew 3,
+zone maxSkew 5) for scoring, with a selector taken from the Services,
+ReplicationControllers, ReplicaSets and StatefulSets that select or own it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from clusterviz.apimachinery.labels import Requirement, Selector, SelectorError, selector_from_label_selector
+from clusterviz.apimachinery.labels import selector_from_set as _selector_from_set
+from clusterviz.scheduler.framework import (
+    MAX_NODE_SCORE,
+    ActionType,
+    BasePlugin,
+    ClusterEvent,
+    ClusterEventWithHint,
+    CycleState,
+    EventResource,
+    PreFilterResult,
+    QueueingHint,
+    Status,
+    go_div,
+    go_round,
+)
+from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
+from clusterviz.scheduler.plugins.node_affinity import RequiredNodeAffinity, required_node_affinity
+from clusterviz.scheduler.plugins.taint_toleration import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
+
+NAME = "PodTopologySpread"
+LEGACY_FILTER_NAME = "EvenPodsSpread"
+LEGACY_SCORE_NAME = "EvenPodsSpreadPriority"
+LEGACY_DEFAULT_SCORE_NAME = "SelectorSpreadPriority"
+
+REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
+REASON_NODE_LABEL_NOT_MATCH = REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)"
+
+EXPLANATION_EN = (
+    "Spreads Pods that match a selector evenly across nodes or zones: a hard constraint rejects a node "
+    "that would make the spread uneven by more than maxSkew, a soft one prefers emptier domains."
+)
+EXPLANATION_ZH = (
+    "让匹配选择器的 Pod 在节点或可用区之间均匀分布：硬性约束拒绝会使不均衡超过 maxSkew 的节点，"
+    "软性约束偏向匹配 Pod 较少的拓扑域。"
+)
+
+HOSTNAME = "kubernetes.io/hostname"
+ZONE = "topology.kubernetes.io/zone"
+DO_NOT_SCHEDULE = "DoNotSchedule"
+SCHEDULE_ANYWAY = "ScheduleAnyway"
+SYSTEM_DEFAULT_CONSTRAINTS: tuple[Mapping[str, Any], ...] = (
+    {"maxSkew": 3, "topologyKey": HOSTNAME, "whenUnsatisfiable": SCHEDULE_ANYWAY},
+    {"maxSkew": 5, "topologyKey": ZONE, "whenUnsatisfiable": SCHEDULE_ANYWAY},
+)
+_MAX_INT32 = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class SpreadConstraint:
+    """A parsed TopologySpreadConstraint."""
+
+    max_skew: int
+    topology_key: str
+    selector: Selector
+    min_domains: int = 1
+    node_affinity_policy: str = "Honor"
+    node_taints_policy: str = "Ignore"
+
+    def includes_node(self, pod: PodInfo, node: NodeInfo, required: RequiredNodeAffinity) -> bool:
+        """Node inclusion policies: Honor node affinity (default) and, if asked, taints."""
+        if self.node_affinity_policy == "Honor" and not required.matches(node.name, node.labels):
+            return False
+        if self.node_taints_policy == "Honor":
+            tolerations = pod.spec.get("tolerations") or []
+            if find_untolerated_taint(node.taints, tolerations, (NO_SCHEDULE, NO_EXECUTE)) is not None:
+                return False
+        return True
+
+
+def parse_constraints(
+    raw: Sequence[Mapping[str, Any]], pod_labels: Mapping[str, str], action: str
+) -> list[SpreadConstraint]:
+    """Upstream's ``filterTopologySpreadConstraints``: those with ``whenUnsatisfiable == action``.
+
+    ``matchLabelKeys`` add ``key = <the Pod's value>`` requirements. Raises SelectorError.
+    """
+    out = []
+    for c in raw:
+        if (c.get("whenUnsatisfiable") or "") != action:
+            continue
+        selector = selector_from_label_selector(c.get("labelSelector"))
+        extra = [Requirement(k, "=", (pod_labels[k],)) for k in c.get("matchLabelKeys") or [] if k in pod_labels]
+        if extra:
+            selector = selector.add(*extra)
+        out.append(
+            SpreadConstraint(
+                max_skew=int(c.get("maxSkew") or 0),
+                topology_key=c.get("topologyKey") or "",
+                selector=selector,
+                min_domains=int(c.get("minDomains") or 1),
+                node_affinity_policy=c.get("nodeAffinityPolicy") or "Honor",
+                node_taints_policy=c.get("nodeTaintsPolicy") or "Ignore",
+            )
+        )
+    return out
+
+
+def _controller_ref(pod: PodInfo) -> Mapping[str, Any] | None:
+    for ref in (pod.pod.get("metadata") or {}).get("ownerReferences") or []:
+        if ref.get("controller"):
+            return ref
+    return None
+
+
+def default_selector(pod: PodInfo, snapshot: Any) -> Selector:
+    """Upstream's ``helper.DefaultSelector``: merge the selectors of what selects or owns the Pod."""
+    label_set: dict[str, str] = {}
+    for svc in snapshot.services(pod.namespace) if snapshot is not None else []:
+        sel = (svc.get("spec") or {}).get("selector")
+        if sel is not None and _selector_from_set(sel).matches(pod.labels):
+            label_set.update(sel)
+    selector = _selector_from_set(label_set)
+    ref = _controller_ref(pod)
+    if ref is None or snapshot is None:
+        return selector
+    kind, name, api = ref.get("kind"), ref.get("name") or "", ref.get("apiVersion") or ""
+    if kind == "ReplicationController" and api == "v1":
+        rc = snapshot.workload(kind, pod.namespace, name)
+        if rc is not None:
+            label_set.update((rc.get("spec") or {}).get("selector") or {})
+            selector = _selector_from_set(label_set)
+    elif kind in ("ReplicaSet", "StatefulSet") and api == "apps/v1":
+        obj = snapshot.workload(kind, pod.namespace, name)
+        if obj is not None:
+            try:
+                other = selector_from_label_selector((obj.get("spec") or {}).get("selector"))
+            except SelectorError:
+                return selector
+            if not other.matches_nothing:
+                selector = selector.add(*other.requirements)
+    return selector
+
+
+def count_matching(node: NodeInfo, selector: Selector, namespace: str) -> int:
+    """Matching, non-terminating Pods of ``namespace`` on the node."""
+    return sum(
+        1 for p in node.pods.values() if not p.terminating and p.namespace == namespace and selector.matches(p.labels)
+    )
+
+
+def has_all_keys(node: NodeInfo, constraints: Sequence[SpreadConstraint]) -> bool:
+    """True when the node carries every constraint's topology key."""
+    return all(c.topology_key in node.labels for c in constraints)
+
+
+@dataclass
+class _FilterState:
+    constraints: list[SpreadConstraint]
+    counts: list[dict[str, int]]
+
+    def min_match(self, i: int) -> int:
+        counts = self.counts[i]
+        if len(counts) < self.constraints[i].min_domains:
+            return 0  # fewer eligible domains than minDomains: the global minimum is 0
+        return min(counts.values(), default=_MAX_INT32)
+
+
+@dataclass
+class _ScoreState:
+    constraints: list[SpreadConstraint]
+    ignored: set[str]
+    counts: list[dict[str, int]]
+    weights: list[float]
+
+
+class PodTopologySpread(BasePlugin):
+    """PreFilter, Filter, PreScore, Score and NormalizeScore of PodTopologySpread."""
+
+    name = NAME
+    explanation = {"en": EXPLANATION_EN, "zh": EXPLANATION_ZH}
+
+    def __init__(self, defaulting_type: str = "System", default_constraints: Sequence[Mapping[str, Any]] = ()) -> None:
+        self.system_defaulted = defaulting_type == "System"
+        self.default_constraints = SYSTEM_DEFAULT_CONSTRAINTS if self.system_defaulted else tuple(default_constraints)
+        self.legacy_names = {"filter": LEGACY_FILTER_NAME, "score": LEGACY_SCORE_NAME}
+
+    def constraints_for(self, pod: PodInfo, action: str, snapshot: Any) -> list[SpreadConstraint]:
+        """The Pod's own constraints of that kind, or the defaults with the derived selector."""
+        raw = pod.spec.get("topologySpreadConstraints") or []
+        if raw:
+            return parse_constraints(raw, pod.labels, action)
+        constraints = parse_constraints(self.default_constraints, pod.labels, action)
+        if not constraints:
+            return []
+        selector = default_selector(pod, snapshot)
+        if selector.empty:
+            return []  # a bare Pod nobody selects gets no default spreading
+        return [SpreadConstraint(c.max_skew, c.topology_key, selector) for c in constraints]
+
+    def pre_filter(self, state: CycleState, pod: PodInfo) -> tuple[Status, PreFilterResult | None]:
+        """Count matching Pods per domain of every hard constraint; Skip when there is none."""
+        try:
+            constraints = self.constraints_for(pod, DO_NOT_SCHEDULE, state.snapshot)
+        except SelectorError as err:
+            return Status.error(f"obtaining pod's hard topology spread constraints: {err}"), None
+        if not constraints:
+            return Status.skip(), None
+        counts: list[dict[str, int]] = [{} for _ in constraints]
+        required = required_node_affinity(pod.spec)
+        for node in state.snapshot.list() if state.snapshot is not None else []:
+            if not has_all_keys(node, constraints):
+                continue
+            for i, c in enumerate(constraints):
+                if c.includes_node(pod, node, required):
+                    value = node.labels[c.topology_key]
+                    counts[i][value] = counts[i].get(value, 0) + count_matching(node, c.selector, pod.namespace)
+        state.write(NAME, _FilterState(constraints, counts))
+        return Status(), None
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
+        """``matching in domain + self-match - global minimum <= maxSkew`` for every hard constraint."""
+        s: _FilterState | None = state.get(NAME)
+        if s is None or not s.constraints:
+            return Status()
+        for i, c in enumerate(s.constraints):
+            value = node.labels.get(c.topology_key)
+            if value is None:
+                return Status.unresolvable(REASON_NODE_LABEL_NOT_MATCH)
+            self_match = 1 if c.selector.matches(pod.labels) else 0
+            skew = s.counts[i].get(value, 0) + self_match - s.min_match(i)
+            if skew > c.max_skew:
+                return Status.unschedulable(REASON_CONSTRAINTS_NOT_MATCH)
+        return Status()
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
+        """Domain counts over all nodes, weights from the feasible ones; Skip without soft constraints."""
+        snapshot = state.snapshot
+        if snapshot is None or len(snapshot) == 0:
+            return Status.skip()
+        try:
+            constraints = self.constraints_for(pod, SCHEDULE_ANYWAY, snapshot)
+        except SelectorError as err:
+            return Status.error(f"obtaining pod's soft topology spread constraints: {err}")
+        if not constraints:
+            return Status.skip()
+        # Only explicit constraints demand every key; the defaults still spread by hostname without a zone.
+        require_all = bool(pod.spec.get("topologySpreadConstraints")) or not self.system_defaulted
+        s = _ScoreState(constraints, set(), [{} for _ in constraints], [])
+        sizes = [0] * len(constraints)
+        for node in nodes:
+            if require_all and not has_all_keys(node, constraints):
+                s.ignored.add(node.name)
+                continue
+            for i, c in enumerate(constraints):
+                if c.topology_key != HOSTNAME:
+                    value = node.labels.get(c.topology_key, "")
+                    if value not in s.counts[i]:
+                        s.counts[i][value] = 0
+                        sizes[i] += 1
+        for i, c in enumerate(constraints):
+            size = len(nodes) - len(s.ignored) if c.topology_key == HOSTNAME else sizes[i]
+            s.weights.append(math.log(size + 2))
+        required = required_node_affinity(pod.spec)
+        for node in snapshot.list():
+            if require_all and not has_all_keys(node, constraints):
+                continue
+            for i, c in enumerate(constraints):
+                if not c.includes_node(pod, node, required):
+                    continue
+                value = node.labels.get(c.topology_key, "")
+                if c.topology_key != HOSTNAME and value in s.counts[i]:
+                    s.counts[i][value] += count_matching(node, c.selector, pod.namespace)
+        state.write(NAME + "/score", s)
+        return Status()
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """``round(sum over constraints of count x ln(domains + 2) + (maxSkew - 1))``; ignored nodes 0."""
+        s: _ScoreState = state.read(NAME + "/score")
+        if node.name in s.ignored:
+            return 0
+        total = 0.0
+        for i, c in enumerate(s.constraints):
+            value = node.labels.get(c.topology_key)
+            if value is None:
+                continue
+            if c.topology_key == HOSTNAME:
+                count = count_matching(node, c.selector, pod.namespace)
+            else:
+                count = s.counts[i].get(value, 0)
+            total += count * s.weights[i] + (c.max_skew - 1)
+        return go_round(total)
+
+    def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:
+        """``100 * (max + min - raw) / max``; every counted node 100 when max is 0; ignored nodes 0."""
+        s: _ScoreState = state.read(NAME + "/score")
+        counted = {n: v for n, v in scores.items() if n not in s.ignored}
+        max_score = max(counted.values(), default=0)
+        min_score = min(counted.values(), default=0)
+        out = {}
+        for name, raw in scores.items():
+            if name in s.ignored:
+                out[name] = 0
+            elif max_score == 0:
+                out[name] = MAX_NODE_SCORE
+            else:
+                out[name] = go_div(MAX_NODE_SCORE * (max_score + min_score - raw), max_score)
+        return out
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """Matching Pods added, relabelled or deleted; nodes added, removed, relabelled or re-tainted."""
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.ADD | ActionType.UPDATE_POD_LABEL | ActionType.DELETE),
+                hint_pod_change,
+            ),
+            ClusterEventWithHint(
+                ClusterEvent(
+                    EventResource.NODE,
+                    ActionType.ADD | ActionType.DELETE | ActionType.UPDATE_NODE_LABEL | ActionType.UPDATE_NODE_TAINT,
+                ),
+                hint_node_change,
+            ),
+        ]
+
+
+def _pod_constraints(pod: Mapping[str, Any]) -> list[SpreadConstraint]:
+    info = PodInfo.from_pod(pod)
+    try:
+        return parse_constraints(info.spec.get("topologySpreadConstraints") or [], info.labels, DO_NOT_SCHEDULE)
+    except SelectorError:
+        return []
+
+
+def hint_pod_change(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint:
+    """Queue when the changed Pod is in the same namespace and matches a hard constraint's selector."""
+    namespace = (pod.get("metadata") or {}).get("namespace") or "default"
+    constraints = _pod_constraints(pod)
+    for obj in (old, new):
+        if not obj or ((obj.get("metadata") or {}).get("namespace") or "default") != namespace:
+            continue
+        labels = (obj.get("metadata") or {}).get("labels") or {}
+        if any(c.selector.matches(labels) for c in constraints):
+            return QueueingHint.QUEUE
+    return QueueingHint.SKIP
+
+
+def hint_node_change(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint:
+    """Queue when a node carrying every topology key appears, disappears or changes those labels."""
+    constraints = _pod_constraints(pod)
+    if not constraints:
+        return QueueingHint.SKIP
+
+    def keys(node: Any) -> dict[str, str] | None:
+        labels = ((node or {}).get("metadata") or {}).get("labels") or {}
+        if not node or any(c.topology_key not in labels for c in constraints):
+            return None
+        return {c.topology_key: labels[c.topology_key] for c in constraints}
+
+    before, after = keys(old), keys(new)
+    if old is not None and new is not None:
+        taints_changed = (old.get("spec") or {}).get("taints") != (new.get("spec") or {}).get("taints")
+        honors_taints = any(c.node_taints_policy == "Honor" for c in constraints)
+        return QueueingHint.QUEUE if before != after or (taints_changed and honors_taints) else QueueingHint.SKIP
+    return QueueingHint.QUEUE if (before or after) else QueueingHint.SKIP

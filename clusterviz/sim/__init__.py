@@ -1,0 +1,1 @@
+"""The network and the clock: the bus that carries every hop, simulated time, modes, the trace."""

@@ -1,0 +1,333 @@
+"""A cluster's simulation engine: the bus, the simulated clock and the modes.
+
+Every hop is a ``Message``. Components wait on engine primitives (``hop``,
+``sleep``, watch deliveries); the engine delivers one thing at a time, and
+only when nothing is running, so a run is a deterministic sequence:
+deliver, let the woken component work until it waits again, deliver the next.
+
+Modes: ``live`` (simulated time = wall time x speed), ``paused``, ``step``
+(each ``step()`` call delivers exactly one message) and ``fast-forward``
+(deliver at once; jump the clock to the next timer when idle).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bus import Message
+
+log = logging.getLogger(__name__)
+
+MODES = ("live", "paused", "step", "fast-forward")
+MIN_SPEED, MAX_SPEED = 0.1, 100.0
+# Simulated seconds one hop takes on the network.
+HOP_LATENCY = 0.05
+# Fast-forward keeps running background timers (heartbeats, monitors) this long
+# after the last foreground activity, so failures that need time to show still show.
+SETTLE_WINDOW = 60.0
+TRACE_IN_MEMORY = 20_000
+
+
+@dataclass(order=True)
+class _Timer:
+    due: float
+    order: int
+    background: bool = field(compare=False)
+    future: asyncio.Future[None] = field(compare=False, repr=False)
+
+
+class Engine:
+    """The bus and clock of one cluster."""
+
+    def __init__(self, cluster: str, mode: str = "live", speed: float = 1.0, start_time: float = 0.0) -> None:
+        self.cluster = cluster
+        self.mode = mode
+        self.speed = speed
+        self._now = start_time
+        self._order = itertools.count()
+        self.last_seq = 0
+        self._pending: list[tuple[float, int, Message]] = []
+        self._timers: list[_Timer] = []
+        self._running = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._changed = asyncio.Event()
+        self._steps: deque[asyncio.Future[Message | None]] = deque()
+        self._last_foreground = start_time
+        self._loop = asyncio.get_running_loop()
+        self._wall_anchor = self._loop.time()
+        self._sim_anchor = start_time
+        self.trace: deque[Message] = deque(maxlen=TRACE_IN_MEMORY)
+        self.listeners: list[Callable[[Message], None]] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._runner: asyncio.Task[None] | None = None
+        self.settled = asyncio.Event()
+
+    # --- time -------------------------------------------------------------------------------
+
+    @property
+    def now(self) -> float:
+        """Simulated seconds since the cluster's engine started."""
+        if self.mode == "live":
+            return self._sim_anchor + (self._loop.time() - self._wall_anchor) * self.speed
+        return self._now
+
+    def _set_now(self, value: float) -> None:
+        self._now = max(self.now, value)
+        self._sim_anchor = self._now
+        self._wall_anchor = self._loop.time()
+
+    def set_mode(self, mode: str, speed: float | None = None) -> None:
+        """Switch mode and/or speed; time carries on from where it is."""
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}")
+        self._now = self.now
+        self._sim_anchor = self._now
+        self._wall_anchor = self._loop.time()
+        self.mode = mode
+        if speed is not None:
+            self.speed = min(max(speed, MIN_SPEED), MAX_SPEED)
+        if mode == "fast-forward":
+            self._last_foreground = self._now
+        self._changed.set()
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    # --- running work -----------------------------------------------------------------------
+
+    def _inc(self) -> None:
+        self._running += 1
+        self._idle.clear()
+
+    def _dec(self) -> None:
+        self._running -= 1
+        if self._running <= 0:
+            self._running = 0
+            self._idle.set()
+
+    @asynccontextmanager
+    async def activity(self) -> AsyncIterator[None]:
+        """Count the enclosed work as running, so nothing is delivered under it."""
+        self._inc()
+        try:
+            yield
+        finally:
+            self._dec()
+
+    async def _block[T](self, future: asyncio.Future[T]) -> T:
+        """Wait for the engine to resolve ``future``; the engine counts us running again when it does."""
+        self._dec()
+        try:
+            return await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._dec()  # it was resolved (and counted) just as we were cancelled
+            raise
+
+    def spawn(self, name: str, factory: Callable[[], Awaitable[None]]) -> asyncio.Task[None]:
+        """Run a component loop as engine work."""
+        self._inc()
+
+        async def run() -> None:
+            try:
+                await factory()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("component %s of cluster %s crashed", name, self.cluster)
+            finally:
+                self._dec()
+
+        task = self._loop.create_task(run(), name=f"{self.cluster}:{name}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # --- primitives ---------------------------------------------------------------------------
+
+    def post(self, message_fields: dict[str, Any], *, future: bool = False, payload: Any = None) -> Message:
+        """Queue a message; with ``future`` the sender can wait for its delivery."""
+        order = next(self._order)
+        msg = Message(due=self.now + HOP_LATENCY, order=order, payload=payload, **message_fields)
+        if future:
+            msg.future = self._loop.create_future()
+        heapq.heappush(self._pending, (msg.due, order, msg))
+        self._changed.set()
+        return msg
+
+    async def hop(
+        self, sender: str, to: str, verb: str, kind: str, namespace: str, name: str, step: int | None, summary: str
+    ) -> Message:
+        """Send a message and wait until it is delivered."""
+        msg = self.post(
+            {"sender": sender, "to": to, "verb": verb, "kind": kind, "namespace": namespace, "name": name,
+             "step": step, "summary": summary},
+            future=True,
+        )
+        assert msg.future is not None
+        return await self._block(msg.future)
+
+    async def sleep(self, seconds: float, *, background: bool = False) -> None:
+        """Wait ``seconds`` of simulated time."""
+        timer = _Timer(self.now + max(seconds, 0.0), next(self._order), background, self._loop.create_future())
+        heapq.heappush(self._timers, timer)
+        self._changed.set()
+        await self._block(timer.future)
+
+    async def wait_for(self, future: asyncio.Future[Any]) -> Any:
+        """Wait on a future another engine primitive resolves through ``wake``."""
+        return await self._block(future)
+
+    def wake(self, future: asyncio.Future[Any], value: Any = None) -> None:
+        """Resolve a future a blocked component waits on (counting it running again)."""
+        if not future.done():
+            self._inc()
+            future.set_result(value)
+
+    # --- delivery ---------------------------------------------------------------------------
+
+    def _deliver(self, msg: Message) -> None:
+        self._set_now(msg.due)
+        self.last_seq += 1
+        msg.seq = self.last_seq
+        msg.time = self.now
+        self._last_foreground = self.now
+        self.trace.append(msg)
+        for listener in list(self.listeners):
+            try:
+                listener(msg)
+            except Exception:
+                log.exception("trace listener failed")
+        if msg.future is not None:
+            self.wake(msg.future, msg)
+        elif callable(msg.payload):
+            self._inc()
+            try:
+                msg.payload(msg)
+            finally:
+                self._dec()
+
+    def _fire(self, timer: _Timer) -> None:
+        self._set_now(timer.due)
+        if not timer.background:
+            self._last_foreground = self.now
+        self.wake(timer.future)
+
+    def _next_timer(self) -> _Timer | None:
+        while self._timers and self._timers[0].future.done():
+            heapq.heappop(self._timers)  # cancelled sleepers
+        return self._timers[0] if self._timers else None
+
+    def _next(self, foreground_only: bool) -> Message | _Timer | None:
+        """The earliest pending thing: a message, or a timer due before it."""
+        timer = self._next_timer()
+        msg = self._pending[0][2] if self._pending else None
+        if timer is not None and (msg is None or timer.due < msg.due):
+            if foreground_only and timer.background and msg is None:
+                foreground = [t for t in self._timers if not t.background and not t.future.done()]
+                if not foreground and self.now - self._last_foreground >= SETTLE_WINDOW:
+                    return None
+            return timer
+        return msg
+
+    async def wait_idle(self) -> None:
+        """Until no component is running."""
+        while self._running > 0:
+            await self._idle.wait()
+        # Let callbacks scheduled by the last worker run before declaring quiet.
+        for _ in range(3):
+            await asyncio.sleep(0)
+        while self._running > 0:
+            await self._idle.wait()
+
+    async def step(self) -> Message | None:
+        """Deliver exactly one message (firing timers due before it); None when nothing is left."""
+        if self.mode != "step":
+            self.set_mode("step")
+        future: asyncio.Future[Message | None] = self._loop.create_future()
+        self._steps.append(future)
+        self._changed.set()
+        return await future
+
+    async def run(self) -> None:
+        """The delivery loop; runs until cancelled."""
+        while True:
+            await self.wait_idle()
+            self._changed.clear()
+            if self.mode == "paused":
+                self.settled.set()
+                await self._changed.wait()
+                continue
+            if self.mode == "step":
+                if not self._steps:
+                    self.settled.set()
+                    await self._changed.wait()
+                    continue
+                item = self._next(foreground_only=True)
+                if item is None:
+                    self._steps.popleft().set_result(None)
+                    continue
+                if isinstance(item, _Timer):
+                    heapq.heappop(self._timers)
+                    self._fire(item)
+                    continue
+                heapq.heappop(self._pending)
+                self._deliver(item)
+                await self.wait_idle()
+                self._steps.popleft().set_result(item)
+                continue
+            item = self._next(foreground_only=self.mode == "fast-forward")
+            if item is None:
+                self.settled.set()
+                await self._changed.wait()
+                continue
+            if self.mode == "live":
+                delay = (item.due - self.now) / self.speed
+                if delay > 0:
+                    self.settled.clear()
+                    try:
+                        await asyncio.wait_for(self._changed.wait(), delay)
+                        continue  # something earlier arrived, or the mode changed
+                    except TimeoutError:
+                        pass
+            self.settled.clear()
+            if isinstance(item, _Timer):
+                heapq.heappop(self._timers)
+                self._fire(item)
+            else:
+                heapq.heappop(self._pending)
+                self._deliver(item)
+
+    def start(self) -> None:
+        if self._runner is None:
+            self._runner = self._loop.create_task(self.run(), name=f"{self.cluster}:engine")
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._runner, *self._tasks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._runner = None
+        for future in self._steps:
+            if not future.done():
+                future.set_result(None)
+
+    async def until_settled(self) -> None:
+        """Wait until the engine has nothing it would deliver now (fast-forward: the cluster is quiet)."""
+        while True:
+            self.settled.clear()
+            self._changed.set()
+            await self.settled.wait()
+            await self.wait_idle()
+            if self.settled.is_set() and self._running == 0:
+                return

@@ -1,0 +1,208 @@
+"""The engine's side of the API server's gate: write hops and the watch fan-out over the bus."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from clusterviz.api import errors
+from clusterviz.api.request import ApiRequest, ResourcePath
+from clusterviz.store import kv, notify
+
+from . import flow
+from .bus import object_ref
+from .engine import Engine
+
+# Writes that are bookkeeping rather than lesson: they are stored and watched, but are not hops.
+QUIET_KINDS = frozenset({"Lease", "Event", "SchedulingDecision"})
+
+_events_since = sync_to_async(kv.events_since, thread_sensitive=False)
+_current_revision = sync_to_async(kv.current_revision, thread_sensitive=False)
+
+Classify = Callable[[str, dict[str, Any], dict[str, Any] | None], str]
+
+
+def _noun(kind: str, namespace: str, name: str) -> str:
+    where = f"{namespace}/{name}" if namespace else name
+    return f"{kind.lower()} {where}".strip()
+
+
+class _Watcher:
+    """A simulated component's watch: events reach it only as bus deliveries."""
+
+    def __init__(self, gate: EngineGate, component: str, rp: ResourcePath, start: int, classify: Classify) -> None:
+        self.gate = gate
+        self.component = component
+        self.key = rp.resource.key
+        self.namespace = rp.namespace
+        self.start = start
+        self.classify = classify
+        self.queue: deque[dict[str, Any]] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+
+    def offer(self, event: kv.Event) -> None:
+        if event.revision <= self.start or event.resource != self.key:
+            return
+        if self.namespace and event.namespace != self.namespace:
+            return
+        kind = self.classify(event.type, event.object, event.previous)
+        if not kind:
+            return
+        item = {"type": kind, "object": event.object}
+        obj_kind = str(event.object.get("kind", ""))
+        if obj_kind in QUIET_KINDS:
+            self.push(item)
+            return
+        step = flow.delivery_step(self.component, kind, event.object)
+        engine = self.gate.engine
+        noun = _noun(obj_kind, event.namespace, event.name)
+        if step == 5:
+            # Step 4: the controller manager's list-watch is what carries the change to it.
+            engine.post({"sender": self.component, "to": "apiserver", "verb": "watch", "kind": obj_kind,
+                         "namespace": event.namespace, "name": event.name, "step": 4,
+                         "summary": f"The {self.component} is watching {self.key} (list-watch)"})
+        engine.post(
+            {"sender": "apiserver", "to": self.component, "verb": f"watch {kind.lower()}", "kind": obj_kind,
+             "namespace": event.namespace, "name": event.name, "step": step,
+             "summary": f"The API server tells the {self.component}: {noun} {kind.lower()}"},
+            payload=lambda _msg: self.push(item),
+        )
+
+    def push(self, item: dict[str, Any]) -> None:
+        self.queue.append(item)
+        if self.waiter is not None and not self.waiter.done():
+            self.gate.engine.wake(self.waiter)
+
+    async def events(self) -> AsyncIterator[dict[str, Any]]:
+        try:
+            while True:
+                while self.queue:
+                    yield self.queue.popleft()
+                self.waiter = asyncio.get_running_loop().create_future()
+                await self.gate.engine.wait_for(self.waiter)
+        finally:
+            self.gate.watchers.discard(self)
+
+
+class EngineGate:
+    """Gate of one cluster: wraps writes in hops and fans watch events out over the bus."""
+
+    def __init__(self, engine: Engine, cid: int, revision: int) -> None:
+        self.engine = engine
+        self.cid = cid
+        self.published = revision
+        self.watchers: set[_Watcher] = set()
+        self._lock = asyncio.Lock()
+        self._inflight = 0
+        self._tailer: asyncio.Task[None] | None = None
+
+    def _quiet(self, rp: ResourcePath) -> bool:
+        return rp.resource.kind in QUIET_KINDS
+
+    @asynccontextmanager
+    async def request(self, req: ApiRequest, rp: ResourcePath, verb: str) -> AsyncIterator[None]:
+        async with self.engine.activity():
+            steps = flow.write_steps(req.client, verb, rp.resource.kind, rp.sub)
+            req.context["steps"] = steps
+            if not self._quiet(rp):
+                kind, namespace, name = object_ref(req.payload if isinstance(req.payload, dict) else None, rp.resource.kind)
+                name = rp.name or name
+                namespace = rp.namespace or namespace
+                what = f"{verb} {_noun(kind or rp.resource.kind, namespace, name)}"
+                if rp.sub:
+                    what += f" ({rp.sub})"
+                await self.engine.hop(req.client, "apiserver", verb, kind or rp.resource.kind, namespace, name,
+                                      steps.request, f"The {req.client} asks the API server to {what}")
+            yield
+
+    async def before_write(self, req: ApiRequest, rp: ResourcePath, verb: str, name: str) -> None:
+        self._inflight += 1
+        if self._quiet(rp):
+            return
+        steps: flow.WriteSteps = req.context.get("steps", flow.NO_STEPS)
+        noun = _noun(rp.resource.kind, rp.namespace, name)
+        try:
+            await self.engine.hop("apiserver", "etcd", "write", rp.resource.kind, rp.namespace, name, steps.store,
+                                  f"The API server writes {noun} to etcd")
+        except BaseException:
+            self._inflight -= 1
+            raise
+
+    async def after_write(self, req: ApiRequest, rp: ResourcePath, verb: str, obj: dict[str, Any]) -> None:
+        try:
+            if not self._quiet(rp):
+                steps: flow.WriteSteps = req.context.get("steps", flow.NO_STEPS)
+                kind, namespace, name = object_ref(obj, rp.resource.kind)
+                revision = (obj.get("metadata") or {}).get("resourceVersion", "")
+                word = "deleted" if verb == "delete" else "stored"
+                await self.engine.hop("etcd", "apiserver", "ack", kind, namespace, name, steps.stored,
+                                      f"etcd confirms: {_noun(kind, namespace, name)} {word} at revision {revision}")
+        finally:
+            self._inflight -= 1
+        async with self.engine.activity():
+            await self.catch_up()
+
+    async def catch_up(self) -> None:
+        """Fan every committed event out to the component watchers, in revision order."""
+        async with self._lock:
+            while True:
+                events = await _events_since(self.cid, self.published, 1000)
+                for event in events:
+                    self.published = event.revision
+                    for watcher in list(self.watchers):
+                        watcher.offer(event)
+                if len(events) < 1000:
+                    return
+
+    async def watch(
+        self, req: ApiRequest, rp: ResourcePath, start: int, classify: Classify
+    ) -> AsyncIterator[dict[str, Any]] | None:
+        if req.client in flow.CLIENTS or req.client == "client":
+            return None
+        watcher = _Watcher(self, req.client, rp, start, classify)
+        async with self._lock:
+            if start < self.published:
+                try:
+                    backlog = await _events_since(self.cid, start, 100_000)
+                except kv.Compacted as exc:
+                    raise errors.expired(str(exc)) from None
+                for event in backlog:
+                    if event.revision <= self.published:
+                        kind = classify(event.type, event.object, event.previous)
+                        if kind and event.resource == watcher.key and (
+                            not watcher.namespace or event.namespace == watcher.namespace
+                        ):
+                            watcher.queue.append({"type": kind, "object": event.object})
+            watcher.start = max(start, self.published)
+            self.watchers.add(watcher)
+        return watcher.events()
+
+    def start_tailer(self) -> None:
+        """Pick up writes made elsewhere (other processes, management commands)."""
+        if self._tailer is None:
+            self._tailer = asyncio.get_running_loop().create_task(self._tail())
+
+    async def _tail(self) -> None:
+        subscription = notify.Subscription(self.cid)
+        try:
+            while True:
+                await subscription.wait(1.0)
+                if self._inflight:
+                    continue  # the local write's own after_write publishes it, in flow order
+                if await _current_revision(self.cid) > self.published:
+                    async with self.engine.activity():
+                        await self.catch_up()
+        finally:
+            subscription.close()
+
+    async def stop(self) -> None:
+        if self._tailer is not None:
+            self._tailer.cancel()
+            await asyncio.gather(self._tailer, return_exceptions=True)
+            self._tailer = None
+
