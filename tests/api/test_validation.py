@@ -223,7 +223,12 @@ def test_unknown_kinds_have_no_rules():
 
 
 def test_a_body_that_is_not_an_object_is_one_type_error():
-    assert messages("Pod", ["not", "an", "object"]) == ['Invalid value: ["not","an","object"]: must be of type object']
+    [err] = validate("Pod", ["not", "an", "object"])
+    assert (err.reason, err.field, err.message) == (
+        "FieldValueTypeInvalid",
+        "",
+        'Invalid value: ["not","an","object"]: must be of type object',
+    )
 
 
 def test_every_error_carries_reason_field_and_message():
@@ -443,7 +448,7 @@ CASES = [
     ("ConfigMap", changed(config_map(), "data", {"..x": "x"}), "data[..x]: Invalid value: \"..x\": must not start with '..'"),
     ("ConfigMap", changed(config_map(), "data", {"replicas": 3}), "data[replicas]: Invalid value: 3: must be of type string"),
     ("ConfigMap", changed(config_map(), "binaryData", {"app.properties": "eA=="}), 'data[app.properties]: Invalid value: "app.properties": duplicate of key present in binaryData'),
-    ("ConfigMap", changed(config_map(), "data", {"big": "x" * (1024 * 1024 + 1)}), "Too long: must have at most 1048576 bytes"),
+    ("ConfigMap", changed(config_map(), "data", {"big": "x" * (1024 * 1024 + 1)}), ": Too long: must have at most 1048576 bytes"),
     ("Endpoints", changed(endpoints(), "subsets[0].addresses", []), "subsets[0]: Required value: must specify `addresses` or `notReadyAddresses`"),
     ("Endpoints", changed(endpoints(), "subsets[0].addresses[0].ip", "127.0.0.1"), 'subsets[0].addresses[0].ip: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)'),
     ("Endpoints", changed(endpoints(), "subsets[0].addresses[0].ip", "pod-a"), 'subsets[0].addresses[0].ip: Invalid value: "pod-a": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'),
