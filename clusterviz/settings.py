@@ -5,6 +5,7 @@ Every setting has an embedded default for the single-process classroom setup
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -41,6 +42,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "clusterviz.store",
     "clusterviz.api",
+    "clusterviz.sim",
 ]
 
 MIDDLEWARE = [
@@ -89,7 +91,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 30,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # A file (not :memory:) so worker threads share it; one per test process so parallel runs don't collide.
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"clusterviz-test-{os.getpid()}.sqlite3")}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -47,3 +47,13 @@ def kubectl_binary() -> str:
 @pytest.fixture
 def kubectl(kubectl_binary: str, live: LiveServer, tmp_path: Path) -> Kubectl:
     return Kubectl(kubectl_binary, live.cluster_url("demo"), tmp_path)
+
+
+@pytest.fixture
+async def sim(transactional_db):
+    """The demo cluster simulated in this test's event loop, in fast-forward."""
+    from clusterviz.sim import registry
+
+    running = await registry.start("demo", mode="fast-forward")
+    yield running
+    await registry.stop_all()

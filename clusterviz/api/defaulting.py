@@ -273,12 +273,17 @@ def _pod_spec(spec: dict[str, Any]) -> None:
         _volume(volume)
 
 
-def _pod_template(owner_spec: dict[str, Any]) -> None:
-    template = _dict(owner_spec, "template")
+def _pod_template(owner_spec: dict[str, Any], *, always_present: bool) -> None:
+    """Default a workload's pod template.
+
+    apps/v1 templates are plain structs, always encoded, so an absent one is
+    an empty template; a ReplicationController's is a pointer and stays absent.
+    """
+    template = _dict(owner_spec, "template", create=always_present)
     if template is None:
         return
     _dict(template, "metadata", create=True)
-    spec = _dict(template, "spec")
+    spec = _dict(template, "spec", create=True)
     if spec is not None:
         _pod_spec(spec)
 
@@ -383,7 +388,7 @@ def _deployment(deployment: dict[str, Any]) -> None:
                 _default_ptr(rolling, "maxSurge", "25%")
     _default_ptr(spec, "revisionHistoryLimit", 10)
     _default_ptr(spec, "progressDeadlineSeconds", 600)
-    _pod_template(spec)
+    _pod_template(spec, always_present=True)
 
 
 def _replica_set(replica_set: dict[str, Any]) -> None:
@@ -391,7 +396,7 @@ def _replica_set(replica_set: dict[str, Any]) -> None:
     if spec is None:
         return
     _default_ptr(spec, "replicas", 1)
-    _pod_template(spec)
+    _pod_template(spec, always_present=True)
 
 
 def _replication_controller(rc: dict[str, Any]) -> None:
@@ -408,7 +413,7 @@ def _replication_controller(rc: dict[str, Any]) -> None:
         if meta is not None and not meta.get("labels"):
             meta["labels"] = copy.deepcopy(labels)
     _default_ptr(spec, "replicas", 1)
-    _pod_template(spec)
+    _pod_template(spec, always_present=False)
 
 
 def _service(service: dict[str, Any]) -> None:

@@ -68,6 +68,8 @@ class Engine:
         self.trace: deque[Message] = deque(maxlen=TRACE_IN_MEMORY)
         self.listeners: list[Callable[[Message], None]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Helper tasks that are not simulated work (persistence); cancelled on stop.
+        self.background: set[asyncio.Task[Any]] = set()
         self._runner: asyncio.Task[None] | None = None
         self.settled = asyncio.Event()
 
@@ -313,7 +315,7 @@ class Engine:
             self._runner = self._loop.create_task(self.run(), name=f"{self.cluster}:engine")
 
     async def stop(self) -> None:
-        tasks = [t for t in (self._runner, *self._tasks) if t is not None]
+        tasks = [t for t in (self._runner, *self._tasks, *self.background) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

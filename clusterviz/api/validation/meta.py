@@ -35,7 +35,7 @@ from .common import (
 NameFunc = Callable[[str, bool], list[str]]
 
 TOTAL_ANNOTATION_SIZE_LIMIT: Final = 256 * 1024
-STANDARD_FINALIZERS: Final = frozenset({"kubernetes"})
+STANDARD_FINALIZERS: Final = frozenset({"kubernetes", "orphan", "foregroundDeletion"})
 
 
 def _mask_trailing_dash(name: str) -> str:
@@ -112,9 +112,8 @@ def validate_selector_requirement(expr: dict[str, Any], path: str, *, node_selec
     k = get_str(expr, "key", path, errs)
     if isinstance(k, str):
         errs.extend(label_name(k, child(path, "key")))
-    if not node_selector:
-        for i, value in enumerate(values or []):
-            errs.extend(invalid(index(values_path, i), value, msg) for msg in is_valid_label_value(value))
+    for i, value in enumerate(values or []):
+        errs.extend(invalid(index(values_path, i), value, msg) for msg in is_valid_label_value(value))
     return errs
 
 

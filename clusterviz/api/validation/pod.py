@@ -859,7 +859,8 @@ def validate_pod_spec(spec: dict[str, Any], path: str) -> Errors:
             get_list(spec, "topologySpreadConstraints", path, errs), child(path, "topologySpreadConstraints")
         )
     )
-    for name in ("serviceAccountName", "serviceAccount", "nodeName", "priorityClassName"):
+    get_str(spec, "serviceAccount", path, errs)
+    for name in ("serviceAccountName", "nodeName", "priorityClassName"):
         value = get_str(spec, name, path, errs)
         if value:
             errs.extend(dns1123_subdomain(value, child(path, name)))

@@ -1,0 +1,77 @@
+"""Event recording, as client-go's record package does it: Events about objects, counted when repeated."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from . import clock, errors
+from .client import Client
+
+
+def involved_object(obj: dict[str, Any], field_path: str = "") -> dict[str, Any]:
+    """The ObjectReference an Event points at."""
+    meta = obj.get("metadata") or {}
+    ref = {
+        "kind": obj.get("kind", ""),
+        "namespace": meta.get("namespace", ""),
+        "name": meta.get("name", ""),
+        "uid": meta.get("uid", ""),
+        "apiVersion": obj.get("apiVersion", ""),
+        "resourceVersion": meta.get("resourceVersion", ""),
+    }
+    if field_path:
+        ref["fieldPath"] = field_path
+    return {k: v for k, v in ref.items() if v != "" or k in ("kind", "name")}
+
+
+class EventRecorder:
+    """Writes core/v1 Events from one component (and host, for kubelets)."""
+
+    def __init__(self, client: Client, component: str, host: str = "") -> None:
+        self.client = client
+        self.component = component
+        self.host = host
+        self._seen: dict[str, dict[str, Any]] = {}
+
+    async def event(self, obj: dict[str, Any], type_: str, reason: str, message: str, field_path: str = "") -> None:
+        """Record an Event (``type_`` is Normal or Warning); a repeat bumps the count of the same Event."""
+        ref = involved_object(obj, field_path)
+        namespace = ref.get("namespace") or "default"
+        now = clock.rfc3339()
+        identity = "|".join([ref.get("uid", ""), ref.get("name", ""), reason, message, self.component, self.host])
+        previous = self._seen.get(identity)
+        if previous is not None:
+            count = int(previous.get("count", 1)) + 1
+            try:
+                updated = await self.client.patch(
+                    "events", previous["metadata"]["name"], {"count": count, "lastTimestamp": now}, namespace
+                )
+                self._seen[identity] = updated
+                return
+            except errors.StatusError:
+                self._seen.pop(identity, None)
+        suffix = hashlib.sha1(f"{identity}|{now}".encode()).hexdigest()[:16]
+        source: dict[str, Any] = {"component": self.component}
+        if self.host:
+            source["host"] = self.host
+        body = {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": f"{ref.get('name')}.{suffix}", "namespace": namespace},
+            "involvedObject": ref,
+            "reason": reason,
+            "message": message,
+            "source": source,
+            "firstTimestamp": now,
+            "lastTimestamp": now,
+            "count": 1,
+            "type": type_,
+            "eventTime": None,
+            "reportingComponent": self.component,
+            "reportingInstance": self.host,
+        }
+        try:
+            self._seen[identity] = await self.client.create(body, namespace)
+        except errors.StatusError:
+            pass  # events are best effort, as in client-go

@@ -1,0 +1,40 @@
+"""What the simulation keeps across restarts: each cluster's settings and clock, and the trace."""
+
+from django.db import models
+
+
+class Simulation(models.Model):
+    """The ``simulations/default`` object of a cluster: mode, speed, clock and timings."""
+
+    cluster = models.SlugField(max_length=63, unique=True)
+    mode = models.CharField(max_length=16, default="live")
+    speed = models.FloatField(default=1.0)
+    time = models.FloatField(default=0.0)
+    last_seq = models.BigIntegerField(default=0)
+    settings = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.cluster} ({self.mode})"
+
+
+class FlowMessage(models.Model):
+    """One delivered bus message."""
+
+    cluster = models.SlugField(max_length=63)
+    seq = models.BigIntegerField()
+    time = models.FloatField()
+    sender = models.CharField(max_length=100)
+    to = models.CharField(max_length=100)
+    verb = models.CharField(max_length=40)
+    kind = models.CharField(max_length=63, blank=True)
+    namespace = models.CharField(max_length=63, blank=True)
+    name = models.CharField(max_length=253, blank=True)
+    step = models.PositiveSmallIntegerField(null=True, blank=True)
+    summary = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["cluster", "seq"], name="unique_flow_seq")]
+        ordering = ["cluster", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.cluster}#{self.seq} {self.sender}->{self.to} {self.verb}"

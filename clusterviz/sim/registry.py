@@ -1,0 +1,125 @@
+"""Which clusters this process simulates, and starting their engines on first use.
+
+Daphne has no lifespan hook, so an engine starts the first time anything
+touches its cluster (an API request, a websocket) and then runs as tasks in
+the server's event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from clusterviz.store import kv
+
+from . import trace
+from .context import Context, SimSettings
+from .engine import Engine
+from .gate import EngineGate
+
+log = logging.getLogger(__name__)
+
+ComponentFactory = Callable[[Context], Any]
+
+# name -> factory of an object with ``async run()``; filled by the component packages.
+COMPONENTS: dict[str, ComponentFactory] = {}
+
+
+def register_component(name: str, factory: ComponentFactory) -> None:
+    """Make every engine run this component (the controller manager, the scheduler, the kubelets)."""
+    COMPONENTS[name] = factory
+
+
+@dataclass
+class Running:
+    """A cluster simulated by this process."""
+
+    cluster: str
+    engine: Engine
+    gate: EngineGate
+    ctx: Context
+    components: dict[str, Any] = field(default_factory=dict)
+
+
+_running: dict[str, Running] = {}
+_locks: dict[asyncio.AbstractEventLoop, asyncio.Lock] = {}
+
+
+def _lock() -> asyncio.Lock:
+    loop = asyncio.get_running_loop()
+    if loop not in _locks:
+        _locks.clear()  # locks of closed loops (test runs) are useless
+        _locks[loop] = asyncio.Lock()
+    return _locks[loop]
+
+
+def get(cluster: str) -> Running | None:
+    """The running simulation of ``cluster`` in this event loop, if any."""
+    running = _running.get(cluster)
+    if running is None:
+        return None
+    try:
+        current = asyncio.get_running_loop()
+    except RuntimeError:
+        return running
+    if running.engine._loop is not current:
+        return None
+    return running
+
+
+async def gate_for(cluster: str) -> EngineGate | None:
+    """The API server's gate provider: start the cluster's engine on first use."""
+    running = get(cluster)
+    if running is None:
+        running = await start(cluster)
+    return running.gate if running else None
+
+
+async def start(cluster: str, *, mode: str | None = None, speed: float | None = None) -> Running | None:
+    """Start simulating ``cluster`` here (idempotent); None if there is no such cluster."""
+    async with _lock():
+        running = get(cluster)
+        if running is not None:
+            if mode is not None:
+                running.engine.set_mode(mode, speed)
+            return running
+        try:
+            cid = await sync_to_async(kv.cluster_id, thread_sensitive=False)(cluster)
+        except kv.ClusterNotFound:
+            return None
+        revision = await sync_to_async(kv.current_revision, thread_sensitive=False)(cid)
+        state = await trace.load_state(cluster)
+        engine = Engine(cluster, mode or state.mode, speed if speed is not None else state.speed, state.time)
+        engine.last_seq = state.last_seq
+        gate = EngineGate(engine, cid, revision)
+        ctx = Context(cluster, engine, SimSettings(**state.settings))
+        running = Running(cluster, engine, gate, ctx)
+        _running[cluster] = running
+        trace.attach(engine)
+        engine.start()
+        gate.start_tailer()
+        for name, factory in COMPONENTS.items():
+            component = factory(ctx)
+            running.components[name] = component
+            engine.spawn(name, component.run)
+        return running
+
+
+async def stop(cluster: str) -> None:
+    """Stop simulating ``cluster`` (saving its clock and trace)."""
+    running = _running.pop(cluster, None)
+    if running is None:
+        return
+    await running.gate.stop()
+    await running.engine.stop()
+    await trace.save(running.engine)
+
+
+async def stop_all() -> None:
+    for cluster in list(_running):
+        await stop(cluster)
