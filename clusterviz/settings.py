@@ -126,6 +126,8 @@ CLUSTERVIZ = {
     "WATCH_LOG_RETAIN": int(os.environ.get("CLUSTERVIZ_WATCH_LOG_RETAIN", "5000")),
     # The demo cluster created by migrate.
     "DEMO_CLUSTER": os.environ.get("CLUSTERVIZ_DEMO_CLUSTER", "demo"),
+    # Mode a cluster's simulation starts in: live, paused, step or fast-forward.
+    "DEFAULT_MODE": os.environ.get("CLUSTERVIZ_DEFAULT_MODE", "live"),
     # Run the simulation engines inside web processes (off when workers run them).
     "ENGINES": env_bool("CLUSTERVIZ_ENGINES", True),
 }

@@ -14,7 +14,7 @@ from tests.livesim import LiveServer
 @pytest.fixture(scope="session")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """One Daphne process with a demo cluster, shared by the end-to-end tests."""
-    server = LiveServer(tmp_path_factory.mktemp("live"), {"CLUSTERVIZ_WATCH_LOG_RETAIN": "50"})
+    server = LiveServer(tmp_path_factory.mktemp("live"), {"CLUSTERVIZ_WATCH_LOG_RETAIN": "50", "CLUSTERVIZ_DEFAULT_MODE": "fast-forward"})
     server.start()
     yield server
     server.stop()

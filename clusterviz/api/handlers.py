@@ -344,6 +344,9 @@ async def _write_update(
         return new
     if new == old:
         return old
+    if new["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers") and resource.kind != "Pod":
+        # The last finalizer is gone: the deletion that waited for it happens now.
+        return await store_write(req, rp, "delete", rp.name, _delete, cid, key_of(rp), _rv(old))
     verb = "update" if req.method == "PUT" else "patch"
     return await store_write(req, rp, verb, rp.name, _update, cid, key_of(rp), new, _rv(old))
 
@@ -513,6 +516,10 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         raise not_found(rp)
     if req.query.get("dryRun") or options.get("dryRun"):
         return ok(with_type(resource, old))
+    grace = _grace_period(old, options, req)
+    finalizers = (old.get("metadata") or {}).get("finalizers")
+    if grace > 0 or finalizers:
+        return ok(with_type(resource, await _mark_deleting(req, rp, cid, old, grace)))
     if resource.kind == "Namespace":
         await _delete_namespace_contents(req, cid, rp.name)
     expected_rv = None
@@ -532,6 +539,46 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             "the UID in the precondition does not match the UID in record" if uid else errors.MODIFIED_CONFLICT,
         ) from None
     return ok(with_type(resource, deleted))
+
+
+def _grace_period(obj: dict[str, Any], options: dict[str, Any], req: ApiRequest) -> int:
+    """Seconds a bound Pod gets to terminate; 0 deletes at once (everything else, unbound or finished Pods)."""
+    if obj.get("kind") != "Pod":
+        return 0
+    spec = obj.get("spec") or {}
+    if not spec.get("nodeName") or (obj.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+        return 0
+    value = options.get("gracePeriodSeconds", req.query.get("gracePeriodSeconds"))
+    if value in (None, ""):
+        value = spec.get("terminationGracePeriodSeconds", 30)
+    try:
+        grace = int(value)
+    except (TypeError, ValueError):
+        raise errors.bad_request(f"invalid gracePeriodSeconds: {value!r}") from None
+    meta = obj.get("metadata") or {}
+    if meta.get("deletionTimestamp") and grace >= int(meta.get("deletionGracePeriodSeconds") or 0) > 0:
+        # Already terminating with a shorter or equal grace period: nothing to change.
+        return int(meta["deletionGracePeriodSeconds"])
+    return max(grace, 0)
+
+
+async def _mark_deleting(req: ApiRequest, rp: ResourcePath, cid: int, old: dict[str, Any], grace: int) -> dict[str, Any]:
+    """Graceful deletion: set deletionTimestamp; the kubelet (or finalizer owner) finishes the job."""
+    meta = old.get("metadata") or {}
+    if meta.get("deletionTimestamp") and int(meta.get("deletionGracePeriodSeconds") or 0) == grace:
+        return old
+    new = copy.deepcopy(old)
+    new_meta = new["metadata"]
+    moment = clock.now()
+    if not new_meta.get("deletionTimestamp") or grace:
+        from datetime import timedelta
+
+        new_meta["deletionTimestamp"] = clock.rfc3339(moment + timedelta(seconds=grace))
+    new_meta["deletionGracePeriodSeconds"] = grace
+    try:
+        return await store_write(req, rp, "delete", rp.name, _update, cid, key_of(rp), new, _rv(old))
+    except kv.RevisionConflict:
+        raise errors.conflict(rp.resource.plural, rp.resource.group, rp.name, errors.MODIFIED_CONFLICT) from None
 
 
 async def _delete_namespace_contents(req: ApiRequest, cid: int, namespace: str) -> None:

@@ -75,6 +75,7 @@ def prepare_for_update(resource: Resource, old: dict[str, Any], new: dict[str, A
     meta = new.setdefault("metadata", {})
     old_meta = old.get("metadata") or {}
     for field in ("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"):
+        # Server-set fields: clients cannot change them by update or patch.
         if field in old_meta:
             meta[field] = old_meta[field]
         else:

@@ -21,6 +21,7 @@ from clusterviz.scheduler.framework import (
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
     NO_NODES_AVAILABLE,
+    SUCCESS,
     Code,
     CycleState,
     PreFilterResult,
@@ -50,11 +51,16 @@ def num_feasible_nodes_to_find(percentage: int | None, global_percentage: int, n
     return max(num_all_nodes * pct // 100, MIN_FEASIBLE_NODES_TO_FIND)
 
 
-def _set_reason(plugins: Sequence[str], simultaneously: bool) -> str:
-    listed = "[" + " ".join(sorted(plugins)) + "]"
-    if simultaneously:
-        return f"node(s) didn't satisfy plugin(s) {listed} simultaneously"
-    return f"node(s) didn't satisfy plugin(s) {listed}"
+def _set_reason(plugins: Sequence[str]) -> str:
+    """Reason for nodes a PreFilter node set left out (upstream lists the plugins sorted)."""
+    return "node(s) didn't satisfy plugin(s) [" + " ".join(sorted(plugins)) + "]"
+
+
+def _empty_set_reason(plugins: Sequence[str]) -> str:
+    """PreFilter message when the plugins' node sets do not overlap at all."""
+    if len(plugins) == 1:
+        return f"node(s) didn't satisfy plugin {plugins[0]}"
+    return "node(s) didn't satisfy plugin(s) [" + " ".join(plugins) + "] simultaneously"
 
 
 def evaluate_node_fit(profile: Profile, pod: PodInfo, snapshot: Snapshot, node: NodeInfo) -> Status:
@@ -67,7 +73,7 @@ def evaluate_node_fit(profile: Profile, pod: PodInfo, snapshot: Snapshot, node: 
         elif not status.is_success:
             return status.with_plugin(plugin.name)
         elif result is not None and result.node_names is not None and node.name not in result.node_names:
-            return Status.unresolvable(_set_reason([plugin.name], False)).with_plugin(plugin.name)
+            return Status.unresolvable(_set_reason([plugin.name])).with_plugin(plugin.name)
     for plugin in profile.at(FILTER):
         if plugin.name in state.skip_filter_plugins:
             continue
@@ -81,21 +87,37 @@ def _filter_row(plugin: Any, status: Status) -> FilterResult:
     return FilterResult(plugin.name, plugin.legacy_name("filter"), status.code.value, status.message)
 
 
+class _FilterTable:
+    """The profile's Filter plugins with their display rows for Success and Skip built once per attempt."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.entries = [
+            (plugin, _filter_row(plugin, SUCCESS), _filter_row(plugin, Status.skip())) for plugin in profile.at(FILTER)
+        ]
+
+
 def _evaluate_filters(
-    profile: Profile, state: CycleState, pod: PodInfo, node: NodeInfo, overrides: Mapping[str, Status]
+    table: _FilterTable, state: CycleState, pod: PodInfo, node: NodeInfo, overrides: Mapping[str, Status]
 ) -> tuple[tuple[FilterResult, ...], Status | None]:
     """Every Filter plugin's result on one node, and the first failure (None if all pass)."""
-    rows, first = [], None
-    for plugin in profile.at(FILTER):
-        if plugin.name in overrides:
-            status = overrides[plugin.name]
-        elif plugin.name in state.skip_filter_plugins:
-            status = Status.skip()
+    rows: list[FilterResult] = []
+    first = None
+    skipped = state.skip_filter_plugins
+    for plugin, ok_row, skip_row in table.entries:
+        name = plugin.name
+        if overrides and name in overrides:
+            status = overrides[name]
+        elif name in skipped:
+            rows.append(skip_row)
+            continue
         else:
-            status = plugin.filter(state, pod, node).with_plugin(plugin.name)
+            status = plugin.filter(state, pod, node)
+        if status.code is Code.SUCCESS:
+            rows.append(ok_row)
+            continue
         rows.append(_filter_row(plugin, status))
-        if first is None and not status.is_success and not status.is_skip:
-            first = status.with_plugin(plugin.name)
+        if first is None and status.code is not Code.SKIP:
+            first = status.with_plugin(name)
     return tuple(rows), first
 
 
@@ -202,9 +224,10 @@ def schedule(
             narrowing.append(plugin.name)
             result = result.merge(res)
     if pre_status is None and result.node_names is not None and not result.node_names:
-        pre_status = Status.unresolvable(_set_reason(narrowing, len(narrowing) > 1))
-    excluded = None if result.all_nodes else Status.unresolvable(_set_reason(narrowing, False))
+        pre_status = Status.unresolvable(_empty_set_reason(narrowing))
+    excluded = None if result.all_nodes else Status.unresolvable(_set_reason(narrowing))
 
+    table = _FilterTable(profile)
     decisions: dict[str, NodeDecision] = {}
     counted: dict[str, Status] = {}
     feasible: list[NodeInfo] = []
@@ -212,10 +235,11 @@ def schedule(
     if pre_status is not None:
         overrides = {pre_status.plugin: pre_status} if pre_status.plugin else {}
         for node in all_nodes:
-            rows, _ = _evaluate_filters(profile, state, info, node, overrides)
+            rows, _ = _evaluate_filters(table, state, info, node, overrides)
             decisions[node.name] = NodeDecision(node.name, rows)
             counted[node.name] = pre_status
         walk: list[NodeInfo] = []
+        want = 0
     else:
         want = num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, global_percentage, len(candidates))
         start = start_index % len(candidates) if candidates else 0
@@ -223,7 +247,7 @@ def schedule(
         if excluded is not None:
             for node in all_nodes:
                 if node.name not in (result.node_names or ()):
-                    rows, _ = _evaluate_filters(profile, state, info, node, {narrowing[0]: excluded})
+                    rows, _ = _evaluate_filters(table, state, info, node, {narrowing[0]: excluded})
                     decisions[node.name] = NodeDecision(node.name, rows)
                     counted[node.name] = excluded.with_plugin(narrowing[0])
     processed = 0
@@ -231,7 +255,7 @@ def schedule(
         if len(feasible) >= want:
             break
         processed += 1
-        rows, failure = _evaluate_filters(profile, state, info, node, {})
+        rows, failure = _evaluate_filters(table, state, info, node, {})
         decisions[node.name] = NodeDecision(node.name, rows, feasible=failure is None)
         if failure is None:
             feasible.append(node)

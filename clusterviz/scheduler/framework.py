@@ -57,7 +57,7 @@ class Status:
     @classmethod
     def skip(cls) -> Status:
         """PreFilter/PreScore: this plugin has nothing to say about this Pod."""
-        return cls(Code.SKIP)
+        return _SKIP
 
     @classmethod
     def error(cls, message: str) -> Status:
@@ -90,6 +90,7 @@ class Status:
 
 
 SUCCESS = Status()
+_SKIP = Status(Code.SKIP)
 
 
 def default_normalize_score(scores: Mapping[str, int], reverse: bool = False) -> dict[str, int]:
@@ -264,7 +265,7 @@ class ClusterEvent:
     @property
     def is_wildcard(self) -> bool:
         """True for the catch-all event that moves every rejected Pod."""
-        return self.resource is EventResource.WILDCARD and self.action == ActionType.ALL
+        return self.resource == EventResource.WILDCARD and self.action == ActionType.ALL
 
     def matches(self, incoming: ClusterEvent) -> bool:
         """Upstream's ``ClusterEvent.Match``: does ``incoming`` fall under this registration?
@@ -275,10 +276,10 @@ class ClusterEvent:
         if self.is_wildcard:
             return True
         resource_ok = (
-            self.resource is EventResource.WILDCARD
+            self.resource == EventResource.WILDCARD
             or self.resource == incoming.resource
             or (
-                self.resource is EventResource.POD
+                self.resource == EventResource.POD
                 and incoming.resource in (EventResource.ASSIGNED_POD, EventResource.UNSCHEDULED_POD)
             )
         )

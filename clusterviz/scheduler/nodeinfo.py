@@ -14,9 +14,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clusterviz.apimachinery.labels import Selector, SelectorError, nothing, selector_from_label_selector
+
+if TYPE_CHECKING:
+    from clusterviz.scheduler.snapshot import ImageIndex
 
 # pkg/scheduler/util/pod_resources.go: what scoring assumes for a container that
 # leaves cpu or memory unset.
@@ -392,37 +395,6 @@ class ImageStateSummary:
     num_nodes: int
 
 
-class ImageIndex:
-    """Cluster-wide image bookkeeping: name -> (size first reported, set of nodes holding it)."""
-
-    def __init__(self) -> None:
-        self._entries: dict[str, tuple[int, set[str]]] = {}
-
-    def add_node(self, node_name: str, images: Mapping[str, int]) -> None:
-        """Register the images a node reports."""
-        for name, size in images.items():
-            entry = self._entries.get(name)
-            if entry is None:
-                self._entries[name] = (size, {node_name})
-            else:
-                entry[1].add(node_name)
-
-    def remove_node(self, node_name: str, images: Iterable[str]) -> None:
-        """Forget a node's images; an image no node holds disappears."""
-        for name in images:
-            entry = self._entries.get(name)
-            if entry is None:
-                continue
-            entry[1].discard(node_name)
-            if not entry[1]:
-                del self._entries[name]
-
-    def summary(self, name: str) -> ImageStateSummary | None:
-        """The size and node count of one image name, or None."""
-        entry = self._entries.get(name)
-        return None if entry is None else ImageStateSummary(entry[0], len(entry[1]))
-
-
 def _node_images(node: Mapping[str, Any]) -> dict[str, int]:
     images: dict[str, int] = {}
     for image in (node.get("status") or {}).get("images") or []:
@@ -509,11 +481,6 @@ class NodeInfo:
             if summary is not None:
                 return summary
         return ImageStateSummary(self.images[name], 1)
-
-    @property
-    def pod_list(self) -> list[PodInfo]:
-        """The Pods on this node, in the order they were added."""
-        return list(self.pods.values())
 
     def clone(self) -> NodeInfo:
         """An independent copy sharing the (immutable) PodInfos; used by preemption's dry run."""

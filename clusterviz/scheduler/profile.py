@@ -242,9 +242,9 @@ def _build_profile(raw: Mapping[str, Any], name: str, path: str, errors: list[fe
             if plugin not in REGISTRY:
                 errors.append(fe.not_found(where, plugin))
             elif point not in REGISTRY[plugin].points:
-                errors.append(fe.invalid(where, plugin, f"plugin {plugin!r} does not extend {point} plugin"))
+                errors.append(fe.invalid(where, plugin, f'plugin "{plugin}" does not extend {point} plugin'))
             elif plugin in specific:
-                errors.append(fe.invalid(where, plugin, f"plugin {plugin!r} already registered as {point} plugin"))
+                errors.append(fe.invalid(where, plugin, f'plugin "{plugin}" already registered as {point} plugin'))
             else:
                 specific.append(plugin)
                 if point == SCORE:
@@ -261,7 +261,7 @@ def _build_profile(raw: Mapping[str, Any], name: str, path: str, errors: list[fe
             elif plugin in from_multi:
                 errors.append(
                     fe.invalid(
-                        f"{path}.plugins.multiPoint", plugin, f"plugin {plugin!r} already registered as {point} plugin"
+                        f"{path}.plugins.multiPoint", plugin, f'plugin "{plugin}" already registered as {point} plugin'
                     )
                 )
             else:

@@ -18,7 +18,7 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from clusterviz.scheduler.nodeinfo import ImageIndex, NodeInfo, PodInfo, as_pod_info
+from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo, as_pod_info
 
 WORKLOAD_KINDS = ("Service", "ReplicationController", "ReplicaSet", "StatefulSet")
 _TERMINAL_PHASES = ("Succeeded", "Failed")
@@ -30,6 +30,37 @@ def _name(obj: Mapping[str, Any]) -> str:
 
 def _namespace(obj: Mapping[str, Any]) -> str:
     return (obj.get("metadata") or {}).get("namespace") or "default"
+
+
+class ImageIndex:
+    """Cluster-wide image bookkeeping: name -> (size first reported, set of nodes holding it)."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[int, set[str]]] = {}
+
+    def add_node(self, node_name: str, images: Mapping[str, int]) -> None:
+        """Register the images a node reports."""
+        for name, size in images.items():
+            entry = self._entries.get(name)
+            if entry is None:
+                self._entries[name] = (size, {node_name})
+            else:
+                entry[1].add(node_name)
+
+    def remove_node(self, node_name: str, images: Iterable[str]) -> None:
+        """Forget a node's images; an image no node holds disappears."""
+        for name in images:
+            entry = self._entries.get(name)
+            if entry is None:
+                continue
+            entry[1].discard(node_name)
+            if not entry[1]:
+                del self._entries[name]
+
+    def summary(self, name: str) -> ImageStateSummary | None:
+        """The size and node count of one image name, or None."""
+        entry = self._entries.get(name)
+        return None if entry is None else ImageStateSummary(entry[0], len(entry[1]))
 
 
 class Snapshot:

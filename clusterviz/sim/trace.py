@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import transaction
 
 from .bus import Message
@@ -30,7 +31,9 @@ class State:
 
 
 def _load(cluster: str) -> State:
-    sim, _ = Simulation.objects.get_or_create(cluster=cluster)
+    sim, _ = Simulation.objects.get_or_create(
+        cluster=cluster, defaults={"mode": settings.CLUSTERVIZ.get("DEFAULT_MODE", "live")}
+    )
     return State(sim.mode, sim.speed, sim.time, sim.last_seq, dict(sim.settings))
 
 

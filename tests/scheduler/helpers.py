@@ -97,7 +97,12 @@ def make_pod(
     return {
         "apiVersion": "v1",
         "kind": "Pod",
-        "metadata": {"name": name, "namespace": namespace, "uid": f"uid-{namespace}-{name}", "labels": dict(labels or {})},
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "uid": f"uid-{namespace}-{name}",
+            "labels": dict(labels or {}),
+        },
         "spec": pod_spec,
         "status": {"phase": "Running" if node else "Pending"},
     }
@@ -135,7 +140,9 @@ def filter_status(plugin: Any, pod: Mapping[str, Any], snapshot: Snapshot, node:
     return plugin.filter(state, info, node_info)
 
 
-def scores(plugin: Any, pod: Mapping[str, Any], snapshot: Snapshot, nodes: Sequence[str] | None = None) -> dict[str, Any]:
+def scores(
+    plugin: Any, pod: Mapping[str, Any], snapshot: Snapshot, nodes: Sequence[str] | None = None
+) -> dict[str, Any]:
     """Raw and normalised scores of one plugin over ``nodes`` (all by default).
 
     Returns ``{"raw": {...}, "normalized": {...}}`` or ``{"skip": True}`` when PreScore skips.

@@ -24,7 +24,9 @@ def affinity(kind, required=(), preferred=()):
     if required:
         block["requiredDuringSchedulingIgnoredDuringExecution"] = list(required)
     if preferred:
-        block["preferredDuringSchedulingIgnoredDuringExecution"] = [{"weight": w, "podAffinityTerm": t} for w, t in preferred]
+        block["preferredDuringSchedulingIgnoredDuringExecution"] = [
+            {"weight": w, "podAffinityTerm": t} for w, t in preferred
+        ]
     return {kind: block}
 
 
@@ -46,7 +48,10 @@ class TestRequiredAffinity:
         pod = make_pod("web", affinity=affinity("podAffinity", [term({"app": "cache"}, ZONE)]))
         got = statuses(pod, zoned(), [make_pod("cache", labels={"app": "cache"}, node="a1")])
         assert got["a1"].is_success and got["a2"].is_success
-        assert (got["b1"].code, got["b1"].reasons) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (REASON_AFFINITY_RULES_NOT_MATCH,))
+        assert (got["b1"].code, got["b1"].reasons) == (
+            Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+            (REASON_AFFINITY_RULES_NOT_MATCH,),
+        )
 
     def test_first_pod_of_a_group_may_go_anywhere_with_the_key(self):
         pod = make_pod("web", labels={"app": "web"}, affinity=affinity("podAffinity", [term({"app": "web"}, ZONE)]))
@@ -93,7 +98,10 @@ class TestScore:
     def test_preferred_affinity_and_anti_affinity_weights(self):
         aff = affinity("podAffinity", preferred=[(5, term({"app": "cache"}, ZONE))])
         aff.update(affinity("podAntiAffinity", preferred=[(3, term({"app": "batch"}))]))
-        pods = [make_pod("cache", labels={"app": "cache"}, node="a1"), make_pod("batch", labels={"app": "batch"}, node="a2")]
+        pods = [
+            make_pod("cache", labels={"app": "cache"}, node="a1"),
+            make_pod("batch", labels={"app": "batch"}, node="a2"),
+        ]
         got = scores(InterPodAffinity(), make_pod("web", affinity=aff), snap(zoned(), pods))
         assert got["raw"] == {"a1": 5, "a2": 2, "b1": 0}
         assert got["normalized"] == {"a1": 100, "a2": 40, "b1": 0}
@@ -106,7 +114,9 @@ class TestScore:
         assert scores(InterPodAffinity(0), pod, snap(zoned(), [existing])) == {"skip": True}
 
     def test_existing_pods_preferred_anti_affinity_pushes_away(self):
-        existing = make_pod("quiet", node="a1", affinity=affinity("podAntiAffinity", preferred=[(8, term({"app": "loud"}, ZONE))]))
+        existing = make_pod(
+            "quiet", node="a1", affinity=affinity("podAntiAffinity", preferred=[(8, term({"app": "loud"}, ZONE))])
+        )
         got = scores(InterPodAffinity(), make_pod("loud", labels={"app": "loud"}), snap(zoned(), [existing]))
         assert got["raw"] == {"a1": -8, "a2": -8, "b1": 0}
         assert got["normalized"] == {"a1": 0, "a2": 0, "b1": 100}
@@ -114,10 +124,17 @@ class TestScore:
     def test_min_max_normalisation_examples_from_the_spec(self):
         plugin = InterPodAffinity()
         assert plugin.normalize_score(None, None, {"a": 2, "b": 10, "c": 0}) == {"a": 20, "b": 100, "c": 0}
-        assert plugin.normalize_score(None, None, {"a": 8, "b": -5, "c": 8, "d": -5}) == {"a": 100, "b": 0, "c": 100, "d": 0}
+        assert plugin.normalize_score(None, None, {"a": 8, "b": -5, "c": 8, "d": -5}) == {
+            "a": 100,
+            "b": 0,
+            "c": 100,
+            "d": 0,
+        }
 
     def test_ignore_preferred_terms_of_existing_pods_skips_without_own_preferences(self):
-        existing = make_pod("quiet", node="a1", affinity=affinity("podAntiAffinity", preferred=[(8, term({"app": "loud"}))]))
+        existing = make_pod(
+            "quiet", node="a1", affinity=affinity("podAntiAffinity", preferred=[(8, term({"app": "loud"}))])
+        )
         plugin = InterPodAffinity(ignore_preferred_terms_of_existing_pods=True)
         assert scores(plugin, make_pod("loud", labels={"app": "loud"}), snap(zoned(), [existing])) == {"skip": True}
 

@@ -41,7 +41,9 @@ class TestNodeSelector:
         pod = make_pod("p", nodeSelector={"disktype": "ssd"})
         record = run(pod, [make_node("node01"), make_node("node02")])
         assert record.selected is None
-        assert record.message.startswith("0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.")
+        assert record.message.startswith(
+            "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."
+        )
 
 
 @pytest.mark.parametrize(
@@ -78,7 +80,9 @@ def test_expressions_are_anded_and_terms_are_ored():
 
 
 def test_a_malformed_term_fails_alone():
-    terms = required({"matchExpressions": [expr("x", "Gt", "not-a-number")]}, {"matchExpressions": [expr("b", "Exists")]})
+    terms = required(
+        {"matchExpressions": [expr("x", "Gt", "not-a-number")]}, {"matchExpressions": [expr("b", "Exists")]}
+    )
     assert fits(make_pod("p", affinity=terms), {"b": "", "x": "3"}).is_success
 
 
@@ -88,7 +92,9 @@ def test_empty_term_and_empty_term_list_match_nothing():
 
 
 def test_selector_and_affinity_must_both_hold():
-    pod = make_pod("p", nodeSelector={"disk": "ssd"}, affinity=required({"matchExpressions": [expr("zone", "In", "a")]}))
+    pod = make_pod(
+        "p", nodeSelector={"disk": "ssd"}, affinity=required({"matchExpressions": [expr("zone", "In", "a")]})
+    )
     assert not fits(pod, {"zone": "a"}).is_success
     assert fits(pod, {"zone": "a", "disk": "ssd"}).is_success
 
@@ -121,7 +127,9 @@ class TestPreferred:
         }
 
     def test_weights_sum_and_normalise_to_the_spec_example(self):
-        affinity = self.preferred((2, expr("foo", "In", "bar")), (4, expr("key", "In", "value")), (5, expr("az", "In", "az1")))
+        affinity = self.preferred(
+            (2, expr("foo", "In", "bar")), (4, expr("key", "In", "value")), (5, expr("az", "In", "az1"))
+        )
         nodes = [
             make_node("node1", labels={"foo": "bar"}),
             make_node("node2", labels={"foo": "bar", "key": "value", "az": "az1"}),
@@ -142,7 +150,10 @@ class TestPreferred:
     def test_hard_rules_first_then_soft(self):
         affinity = required({"matchExpressions": [expr("tier", "In", "web")]})
         affinity["nodeAffinity"].update(self.preferred((100, expr("disk", "In", "ssd")))["nodeAffinity"])
-        nodes = [make_node("web-hdd", labels={"tier": "web"}), make_node("db-ssd", labels={"tier": "db", "disk": "ssd"})]
+        nodes = [
+            make_node("web-hdd", labels={"tier": "web"}),
+            make_node("db-ssd", labels={"tier": "db", "disk": "ssd"}),
+        ]
         record = run(make_pod("p", affinity=affinity), nodes)
         assert record.selected == "web-hdd"
 
@@ -157,7 +168,13 @@ class TestPreferred:
 
 
 def test_profile_added_affinity_is_enforced_with_its_own_reason():
-    plugin = NodeAffinity({"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [expr("pool", "In", "class")]}]}})
+    plugin = NodeAffinity(
+        {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchExpressions": [expr("pool", "In", "class")]}]
+            }
+        }
+    )
     status = filter_status(plugin, make_pod("p"), snap([make_node("n")]), "n")
     assert status.reasons == (REASON_ENFORCED,)
 

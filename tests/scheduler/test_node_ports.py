@@ -47,7 +47,9 @@ def test_all_addresses_conflict_with_a_specific_ip():
 
 
 def test_two_different_specific_ips_do_not_conflict():
-    assert check(with_ports("p", port(80, ip="10.0.0.2")), with_ports("e", port(80, ip="10.0.0.1"), node="n")).is_success
+    assert check(
+        with_ports("p", port(80, ip="10.0.0.2")), with_ports("e", port(80, ip="10.0.0.1"), node="n")
+    ).is_success
 
 
 def test_pod_without_host_ports_skips():

@@ -9,7 +9,10 @@ from clusterviz.scheduler.plugins.node_resources_balanced_allocation import (
 )
 from tests.scheduler.helpers import container, make_node, make_pod, scores, snap
 
-CPU_ONLY = [container(requests={"cpu": "1000m", "memory": "0"}), container("b", requests={"cpu": "2000m", "memory": "0"})]
+CPU_ONLY = [
+    container(requests={"cpu": "1000m", "memory": "0"}),
+    container("b", requests={"cpu": "2000m", "memory": "0"}),
+]
 CPU_AND_MEMORY = [
     container(requests={"cpu": "1000m", "memory": "2000"}),
     container("b", requests={"cpu": "2000m", "memory": "3000"}),
@@ -48,32 +51,55 @@ def test_best_effort_pod_is_skipped_at_prescore():
 class TestUpstreamTable:
     def test_nothing_scheduled_differently_sized_nodes(self):
         pod = make_pod("p", containers=CPU_AND_MEMORY)
-        assert balanced(pod, [node("node1", 4000, 10000), node("node2", 6000, 10000)])["raw"] == {"node1": 87, "node2": 100}
+        assert balanced(pod, [node("node1", 4000, 10000), node("node2", 6000, 10000)])["raw"] == {
+            "node1": 87,
+            "node2": 100,
+        }
 
     def test_pods_scheduled_with_resources(self):
         pod = make_pod("p", containers=CPU_AND_MEMORY)
-        existing = [make_pod("e1", containers=CPU_ONLY, node="node1"), make_pod("e2", containers=CPU_AND_MEMORY, node="node2")]
+        existing = [
+            make_pod("e1", containers=CPU_ONLY, node="node1"),
+            make_pod("e2", containers=CPU_AND_MEMORY, node="node2"),
+        ]
         got = balanced(pod, [node("node1", 10000, 20000), node("node2", 10000, 20000)], existing)["raw"]
         assert got == {"node1": 82, "node2": 95}
 
     def test_differently_sized_nodes_with_pods(self):
         pod = make_pod("p", containers=CPU_AND_MEMORY)
-        existing = [make_pod("e1", containers=CPU_ONLY, node="node1"), make_pod("e2", containers=CPU_AND_MEMORY, node="node2")]
+        existing = [
+            make_pod("e1", containers=CPU_ONLY, node="node1"),
+            make_pod("e2", containers=CPU_AND_MEMORY, node="node2"),
+        ]
         got = balanced(pod, [node("node1", 10000, 20000), node("node2", 10000, 50000)], existing)["raw"]
         assert got == {"node1": 82, "node2": 80}
 
     def test_requested_at_node_capacity(self):
         pod = make_pod("p", containers=CPU_ONLY)
-        existing = [make_pod("e1", containers=CPU_ONLY, node="node1"), make_pod("e2", containers=CPU_AND_MEMORY, node="node2")]
+        existing = [
+            make_pod("e1", containers=CPU_ONLY, node="node1"),
+            make_pod("e2", containers=CPU_AND_MEMORY, node="node2"),
+        ]
         got = balanced(pod, [node("node1", 6000, 10000), node("node2", 6000, 10000)], existing)["raw"]
         assert got == {"node1": 50, "node2": 75}
 
     def test_scalar_resource_makes_three_fractions(self):
         gpu = {"nvidia.com/gpu": "8"}
         pod = make_pod("p", requests={"memory": "0", "nvidia.com/gpu": "1"})
-        with_gpu = [container(requests={"cpu": "1000m", "memory": "2000"}), container("b", requests={"cpu": "2000m", "memory": "3000", "nvidia.com/gpu": "3"})]
-        existing = [make_pod("e1", containers=with_gpu, node="node1"), make_pod("e2", containers=CPU_AND_MEMORY, node="node2")]
-        got = balanced(pod, [node("node1", 3500, 40000, gpu), node("node2", 3500, 40000, gpu)], existing, ("cpu", "memory", "nvidia.com/gpu"))
+        with_gpu = [
+            container(requests={"cpu": "1000m", "memory": "2000"}),
+            container("b", requests={"cpu": "2000m", "memory": "3000", "nvidia.com/gpu": "3"}),
+        ]
+        existing = [
+            make_pod("e1", containers=with_gpu, node="node1"),
+            make_pod("e2", containers=CPU_AND_MEMORY, node="node2"),
+        ]
+        got = balanced(
+            pod,
+            [node("node1", 3500, 40000, gpu), node("node2", 3500, 40000, gpu)],
+            existing,
+            ("cpu", "memory", "nvidia.com/gpu"),
+        )
         assert got["raw"] == {"node1": 70, "node2": 65}
 
     def test_node_without_the_scalar_resource_skips_it(self):

@@ -53,13 +53,19 @@ class TestLeastAllocatedUpstreamTable:
     def test_resources_requested_pods_scheduled_with_resources(self):
         pod = make_pod("p", containers=TWO_CONTAINERS)
         nodes = [make_node("node1", "10000", "20000"), make_node("node2", "10000", "50000")]
-        existing = [make_pod("e1", cpu="3000", memory="0", node="node1"), make_pod("e2", cpu="3000", memory="5000", node="node2")]
+        existing = [
+            make_pod("e1", cpu="3000", memory="0", node="node1"),
+            make_pod("e2", cpu="3000", memory="5000", node="node2"),
+        ]
         assert fit_scores(pod, nodes, existing) == {"node1": 57, "node2": 60}
 
     def test_requested_resources_exceeding_capacity_score_zero_for_that_resource(self):
         pod = make_pod("p", cpu="3000", memory="0")
         nodes = [make_node("node1", "4000", "10000"), make_node("node2", "4000", "10000")]
-        existing = [make_pod("e1", cpu="3000", memory="0", node="node1"), make_pod("e2", cpu="3000", memory="5000", node="node2")]
+        existing = [
+            make_pod("e1", cpu="3000", memory="0", node="node1"),
+            make_pod("e2", cpu="3000", memory="5000", node="node2"),
+        ]
         assert fit_scores(pod, nodes, existing) == {"node1": 50, "node2": 25}
 
     def test_zero_allocatable_leaves_every_resource_out(self):
@@ -75,7 +81,10 @@ class TestLeastAllocatedUpstreamTable:
 
     def test_extended_resource_is_left_out_when_the_pod_does_not_request_it(self):
         pod = make_pod("p", containers=TWO_CONTAINERS)
-        nodes = [make_node("node1", "6000", "10000"), make_node("node2", "6000", "10000", extra={"example.com/foo": "4"})]
+        nodes = [
+            make_node("node1", "6000", "10000"),
+            make_node("node2", "6000", "10000", extra={"example.com/foo": "4"}),
+        ]
         strategy = ScoringStrategy(resources=(("cpu", 1), ("memory", 1), ("example.com/foo", 1)))
         assert fit_scores(pod, nodes, strategy=strategy) == {"node1": 50, "node2": 50}
 
@@ -147,13 +156,17 @@ class TestFilter:
         assert status.reasons == ("Too many pods",)
 
     def test_missing_extended_resource_counts_as_zero_allocatable(self):
-        status = filter_status(NodeResourcesFit(), make_pod("p", requests={"nvidia.com/gpu": "1"}), snap([make_node("n")]), "n")
+        status = filter_status(
+            NodeResourcesFit(), make_pod("p", requests={"nvidia.com/gpu": "1"}), snap([make_node("n")]), "n"
+        )
         assert status.reasons == ("Insufficient nvidia.com/gpu",)
         assert status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
 
     def test_ignored_resource_groups_skip_extended_resources(self):
         plugin = NodeResourcesFit(ignored_resource_groups=frozenset({"nvidia.com"}))
-        assert filter_status(plugin, make_pod("p", requests={"nvidia.com/gpu": "1"}), snap([make_node("n")]), "n").is_success
+        assert filter_status(
+            plugin, make_pod("p", requests={"nvidia.com/gpu": "1"}), snap([make_node("n")]), "n"
+        ).is_success
 
 
 class TestOtherStrategies:

@@ -14,7 +14,9 @@ def test_cordoned_node_rejects():
 
 
 def test_toleration_for_the_unschedulable_taint_passes():
-    pod = make_pod("p", tolerations=[{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}])
+    pod = make_pod(
+        "p", tolerations=[{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}]
+    )
     assert filter_status(NodeUnschedulable(), pod, snap([make_node("n", unschedulable=True)]), "n").is_success
 
 

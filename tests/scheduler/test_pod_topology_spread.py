@@ -104,7 +104,11 @@ class TestScore:
 
     def test_system_defaults_add_zone_spreading_when_zones_exist(self):
         svc = {"kind": "Service", "metadata": {"name": "web", "namespace": "default"}, "spec": {"selector": APP}}
-        nodes = three_nodes(a={"topology.kubernetes.io/zone": "z1"}, b={"topology.kubernetes.io/zone": "z1"}, c={"topology.kubernetes.io/zone": "z2"})
+        nodes = three_nodes(
+            a={"topology.kubernetes.io/zone": "z1"},
+            b={"topology.kubernetes.io/zone": "z1"},
+            c={"topology.kubernetes.io/zone": "z2"},
+        )
         snapshot = snap(nodes, [web("w1", "a")], workloads=[svc])
         got = scores(PodTopologySpread(), make_pod("new", labels=APP), snapshot)
         host_w, zone_w = math.log(5), math.log(4)

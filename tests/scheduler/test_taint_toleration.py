@@ -51,11 +51,15 @@ def test_exists_without_key_tolerates_everything():
 
 
 def test_effect_must_match_when_set():
-    assert not tolerates({"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoSchedule"}, UNREACHABLE)
+    assert not tolerates(
+        {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoSchedule"}, UNREACHABLE
+    )
 
 
 def test_gt_and_lt_tolerations_tolerate_nothing_while_the_alpha_gate_is_off():
-    assert not tolerates({"key": "k", "operator": "Gt", "value": "1"}, {"key": "k", "value": "2", "effect": "NoSchedule"})
+    assert not tolerates(
+        {"key": "k", "operator": "Gt", "value": "1"}, {"key": "k", "value": "2", "effect": "NoSchedule"}
+    )
 
 
 def test_score_counts_intolerable_soft_taints_and_normalises_in_reverse():

@@ -1,0 +1,119 @@
+"""The controller manager: one process, shared informers, one worker loop per controller.
+
+As kube-controller-manager's shared informer factory does, each resource
+type is listed and watched once for all controllers, so each change reaches
+the controller manager as one message on the bus. Indexes over the caches
+(Pods by owner, by node, ...) are kept here and shared by the controllers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clusterviz.api.informer import Handler, Informer, key_of
+from clusterviz.sim.context import Context
+
+from .deployment import DeploymentController
+from .endpoints import EndpointsController
+from .garbage_collector import GarbageCollector
+from .node_lifecycle import NodeLifecycleController
+from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
+from .taint_eviction import TaintEvictionController
+from .util import (
+    Index,
+    Obj,
+    by_controller_uid,
+    by_namespace,
+    by_namespace_if_orphan,
+    by_node_name,
+    is_pod_ready,
+    meta,
+)
+
+COMPONENT = "controller-manager"
+
+# (plural, namespace): the order of the initial lists, owners before what they own.
+INFORMERS = (
+    ("nodes", ""),
+    ("leases", "kube-node-lease"),
+    ("deployments", ""),
+    ("replicasets", ""),
+    ("replicationcontrollers", ""),
+    ("services", ""),
+    ("pods", ""),
+    ("endpoints", ""),
+)
+
+
+class ControllerManager:
+    """kube-controller-manager for one simulated cluster."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.engine = ctx.engine
+        self.client = ctx.client(COMPONENT)
+        self.informers = {plural: Informer(self.client, plural, namespace) for plural, namespace in INFORMERS}
+        pods, replica_sets = self.informers["pods"], self.informers["replicasets"]
+        # Indexes first: handlers run in order, so controllers' handlers see them up to date.
+        self.pods_by_owner = Index(pods, by_controller_uid)
+        self.orphan_pods = Index(pods, by_namespace_if_orphan)
+        self.pods_by_node = Index(pods, by_node_name)
+        self.pods_by_namespace = Index(pods, by_namespace)
+        self.rs_by_owner = Index(replica_sets, by_controller_uid)
+        self.orphan_rs = Index(replica_sets, by_namespace_if_orphan)
+        self._seen: dict[str, int] = {}
+        self._ready_since: dict[str, float] = {}
+        for informer in (pods, replica_sets):
+            informer.add_handler(Handler(self._note_seen, lambda old, new: self._note_seen(new), self._forget_seen))
+        pods.add_handler(Handler(self._note_ready, lambda old, new: self._note_ready(new), self._forget_ready))
+        self.controllers: list[Any] = [
+            DeploymentController(self),
+            ReplicaSetController(self, REPLICA_SET),
+            ReplicaSetController(self, REPLICATION_CONTROLLER),
+            NodeLifecycleController(self),
+            TaintEvictionController(self),
+            EndpointsController(self),
+            GarbageCollector(self),
+        ]
+
+    async def run(self) -> None:
+        """List every resource once (WaitForCacheSync), then start the watches and the controllers."""
+        for informer in self.informers.values():
+            await informer.list_once()
+        for (plural, _), informer in zip(INFORMERS, self.informers.values(), strict=True):
+            self.engine.spawn(f"{COMPONENT}/informer/{plural}", informer.run)
+        for controller in self.controllers:
+            controller.start()
+
+    # --- shared bookkeeping ---------------------------------------------------------------------
+
+    def _note_seen(self, obj: Obj) -> None:
+        uid = meta(obj).get("uid", "")
+        if uid not in self._seen:
+            self._seen[uid] = len(self._seen)
+
+    def _forget_seen(self, obj: Obj) -> None:
+        self._seen.pop(meta(obj).get("uid", ""), None)
+
+    def creation_rank(self, obj: Obj) -> tuple[str, int]:
+        """Creation order: creationTimestamp, then the order the watch delivered the objects.
+
+        Timestamps have one-second resolution and, in fast-forward, many objects
+        share a second; the watch order breaks those ties the same way every run.
+        """
+        uid = meta(obj).get("uid", "")
+        return str(meta(obj).get("creationTimestamp") or ""), self._seen.get(uid, len(self._seen))
+
+    def _note_ready(self, pod: Obj) -> None:
+        key = key_of(pod)
+        if is_pod_ready(pod):
+            self._ready_since.setdefault(key, self.engine.now)
+        else:
+            self._ready_since.pop(key, None)
+
+    def _forget_ready(self, pod: Obj) -> None:
+        self._ready_since.pop(key_of(pod), None)
+
+    def ready_since(self, pod: Obj) -> float | None:
+        """Simulated time since which the Pod has been seen Ready (minReadySeconds counts in simulated time)."""
+        return self._ready_since.get(key_of(pod))

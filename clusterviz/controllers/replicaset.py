@@ -1,0 +1,508 @@
+"""The ReplicaSet and ReplicationController controllers: hold the replica count of a Pod template.
+
+One class serves both kinds, as upstream's ReplicationManager wraps the
+ReplicaSetController. A sync claims the Pods (adopting orphans that match
+the selector, releasing owned Pods that stopped matching), creates or
+deletes Pods to reach spec.replicas and writes the status.
+
+Expectations keep the controller from acting on a stale cache: the names
+of the Pods it created and deleted are remembered until the informer has
+seen each of them, and the key is not managed again before that. Tracking
+names rather than counts (upstream counts creations) makes a watch event
+delivered twice harmless.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from clusterviz.api import clock, errors
+from clusterviz.api.informer import Handler, key_of
+from clusterviz.apimachinery import labels
+from clusterviz.sim.engine import Engine
+
+from .util import (
+    Obj,
+    Worker,
+    annotations_of,
+    controller_ref,
+    deleting,
+    int_field,
+    is_pod_active,
+    is_pod_ready,
+    labels_of,
+    max_restarts,
+    meta,
+    new_controller_ref,
+    replicas_of,
+    run_parallel,
+    selector_of,
+    spec,
+    status,
+)
+
+if TYPE_CHECKING:
+    from .manager import ControllerManager
+
+log = logging.getLogger(__name__)
+
+# At most this many Pods are created or deleted in one sync (--replicaset-burst... upstream's BurstReplicas).
+BURST_REPLICAS = 500
+# Expectations older than this are given up on (upstream's ExpectationsTimeout, 5 minutes).
+EXPECTATIONS_TTL = 300.0
+# generateName keeps room for the 5 random characters within a 63-character name.
+GENERATED_PREFIX_MAX = 58
+SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+NAME_ATTEMPTS = 8
+DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost"
+PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
+
+
+@dataclass(frozen=True)
+class WorkloadKind:
+    """What differs between the ReplicaSet and the ReplicationController controller."""
+
+    kind: str
+    group: str
+    plural: str
+    component: str
+
+
+REPLICA_SET = WorkloadKind("ReplicaSet", "apps", "replicasets", "replicaset-controller")
+REPLICATION_CONTROLLER = WorkloadKind("ReplicationController", "", "replicationcontrollers", "replication-controller")
+
+
+class Expectations:
+    """Pods a controller has created or deleted but not yet seen in its cache, per controller key."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._adds: dict[str, dict[str, None]] = {}
+        self._dels: dict[str, dict[str, None]] = {}
+        self._since: dict[str, float] = {}
+
+    def expect_creation(self, key: str, pod_key: str) -> None:
+        self._adds.setdefault(key, {})[pod_key] = None
+        self._since[key] = self.engine.now
+
+    def expect_deletions(self, key: str, pod_keys: list[str]) -> None:
+        self._dels.setdefault(key, {}).update(dict.fromkeys(pod_keys))
+        self._since[key] = self.engine.now
+
+    def creation_observed(self, key: str, pod_key: str) -> None:
+        self._adds.get(key, {}).pop(pod_key, None)
+
+    def deletion_observed(self, key: str, pod_key: str) -> None:
+        self._dels.get(key, {}).pop(pod_key, None)
+
+    def pending(self, key: str) -> tuple[int, int]:
+        """(creations, deletions) still to be observed."""
+        return len(self._adds.get(key, ())), len(self._dels.get(key, ()))
+
+    def satisfied(self, key: str) -> bool:
+        """True when every expected Pod has been observed, or the expectations expired."""
+        if not self._adds.get(key) and not self._dels.get(key):
+            return True
+        return self.engine.now - self._since.get(key, self.engine.now) > EXPECTATIONS_TTL
+
+    def forget(self, key: str) -> None:
+        self._adds.pop(key, None)
+        self._dels.pop(key, None)
+        self._since.pop(key, None)
+
+
+def pod_from_template(owner: Obj, name: str, prefix: str) -> Obj:
+    """controller.GetPodFromTemplate: a Pod of the owner's template, controlled by the owner."""
+    template = spec(owner).get("template") or {}
+    template_meta = template.get("metadata") or {}
+    pod_meta: dict[str, Any] = {"name": name, "generateName": prefix, "namespace": meta(owner).get("namespace")}
+    for field in ("labels", "annotations", "finalizers"):
+        if template_meta.get(field):
+            pod_meta[field] = copy.deepcopy(template_meta[field])
+    pod_meta["ownerReferences"] = [new_controller_ref(owner)]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": pod_meta, "spec": copy.deepcopy(template.get("spec") or {})}
+
+
+def _deletion_cost(pod: Obj) -> int:
+    try:
+        return int(annotations_of(pod).get(DELETION_COST_ANNOTATION, "0"))
+    except ValueError:
+        return 0
+
+
+def _after_or_zero(first: Any, second: Any) -> bool:
+    """Upstream's afterOrZero: a missing time counts as the earliest."""
+    if first is None or second is None:
+        return first is None
+    return bool(first > second)
+
+
+class ReplicaSetController:
+    """Keeps the Pods of every ReplicaSet (or ReplicationController) at spec.replicas."""
+
+    def __init__(self, cm: ControllerManager, kind: WorkloadKind) -> None:
+        self.cm = cm
+        self.kind = kind
+        self.engine = cm.engine
+        self.client = cm.client
+        self.recorder = cm.ctx.recorder(kind.component)
+        self.rng = cm.ctx.rng(kind.component)
+        self.owners = cm.informers[kind.plural]
+        self.pods = cm.informers["pods"]
+        self.expectations = Expectations(cm.engine)
+        self.worker = Worker(cm.engine, f"controller-manager/{kind.component}", self.sync)
+        self.owners.add_handler(Handler(self._owner_added, self._owner_updated, self._owner_deleted))
+        self.pods.add_handler(Handler(self._pod_added, self._pod_updated, self._pod_deleted))
+
+    def start(self) -> None:
+        self.worker.start()
+
+    # --- event handlers: only bookkeeping and enqueueing ---------------------------------------
+
+    def _owner_added(self, owner: Obj) -> None:
+        self.worker.add(key_of(owner))
+
+    def _owner_updated(self, old: Obj, new: Obj) -> None:
+        self.worker.add(key_of(new))
+
+    def _owner_deleted(self, owner: Obj) -> None:
+        key = key_of(owner)
+        self.expectations.forget(key)
+        self.worker.add(key)
+
+    def _resolve(self, namespace: str, ref: dict[str, Any]) -> Obj | None:
+        """The owner a controller reference points at, if it is one of ours and still the same object."""
+        api_version = str(ref.get("apiVersion", ""))
+        group = api_version.rsplit("/", 1)[0] if "/" in api_version else ""
+        if ref.get("kind") != self.kind.kind or group != self.kind.group:
+            return None
+        owner = self.owners.get(f"{namespace}/{ref.get('name')}")
+        if owner is None or meta(owner).get("uid") != ref.get("uid"):
+            return None
+        return owner
+
+    def _owners_for_orphan(self, pod: Obj) -> list[Obj]:
+        """The owners whose selector matches an orphan Pod (an empty selector matches nothing here)."""
+        namespace = meta(pod).get("namespace")
+        found = []
+        for owner in self.owners.items():
+            if meta(owner).get("namespace") != namespace:
+                continue
+            try:
+                selector = selector_of(owner)
+            except labels.SelectorError:
+                continue
+            if not selector.empty and selector.matches(labels_of(pod)):
+                found.append(owner)
+        return found
+
+    def _pod_added(self, pod: Obj) -> None:
+        if deleting(pod):
+            # Seen for the first time already terminating (a restart): not a creation to count on.
+            self._pod_deleted(pod)
+            return
+        ref = controller_ref(pod)
+        if ref is not None:
+            owner = self._resolve(meta(pod).get("namespace", ""), ref)
+            if owner is not None:
+                key = key_of(owner)
+                self.expectations.creation_observed(key, key_of(pod))
+                self.worker.add(key)
+            return
+        for owner in self._owners_for_orphan(pod):
+            self.worker.add(key_of(owner))
+
+    def _pod_updated(self, old: Obj, cur: Obj) -> None:
+        if meta(old).get("resourceVersion") == meta(cur).get("resourceVersion"):
+            return
+        labels_changed = labels_of(old) != labels_of(cur)
+        if deleting(cur):
+            self._pod_deleted(cur)
+            if labels_changed:
+                self._pod_deleted(old)
+            return
+        namespace = meta(cur).get("namespace", "")
+        cur_ref, old_ref = controller_ref(cur), controller_ref(old)
+        ref_changed = cur_ref != old_ref
+        if ref_changed and old_ref is not None:
+            previous = self._resolve(namespace, old_ref)
+            if previous is not None:
+                self.worker.add(key_of(previous))
+        if cur_ref is not None:
+            owner = self._resolve(namespace, cur_ref)
+            if owner is None:
+                return
+            key = key_of(owner)
+            self.expectations.creation_observed(key, key_of(cur))
+            self.worker.add(key)
+            min_ready = int_field(spec(owner), "minReadySeconds")
+            if min_ready > 0 and not is_pod_ready(old) and is_pod_ready(cur):
+                # Count it available once minReadySeconds have passed (plus a second, as upstream).
+                self.worker.add_after(key, min_ready + 1)
+            return
+        if labels_changed or ref_changed:
+            for owner in self._owners_for_orphan(cur):
+                self.worker.add(key_of(owner))
+
+    def _pod_deleted(self, pod: Obj) -> None:
+        ref = controller_ref(pod)
+        if ref is None:
+            return
+        owner = self._resolve(meta(pod).get("namespace", ""), ref)
+        if owner is None:
+            return
+        key = key_of(owner)
+        pod_key = key_of(pod)
+        # Seeing a Pod we created in any state means its creation landed.
+        self.expectations.creation_observed(key, pod_key)
+        self.expectations.deletion_observed(key, pod_key)
+        self.worker.add(key)
+
+    # --- sync ---------------------------------------------------------------------------------------
+
+    async def sync(self, key: str) -> None:
+        """syncReplicaSet: claim Pods, create or delete to reach spec.replicas, write the status."""
+        owner = self.owners.get(key)
+        if owner is None:
+            self.expectations.forget(key)
+            return
+        needs_sync = self.expectations.satisfied(key)
+        try:
+            selector = selector_of(owner)
+        except labels.SelectorError as exc:
+            log.warning("%s %s has an invalid selector: %s", self.kind.kind, key, exc)
+            return
+        namespace = meta(owner).get("namespace", "")
+        candidates = self.cm.pods_by_owner.get(meta(owner).get("uid", "")) + self.cm.orphan_pods.get(namespace)
+        pods = await self._claim_pods(owner, selector, [p for p in candidates if is_pod_active(p)])
+        manage_error: errors.StatusError | None = None
+        if needs_sync and not deleting(owner):
+            self.expectations.forget(key)
+            try:
+                await self._manage_replicas(owner, pods)
+            except errors.StatusError as exc:
+                manage_error = exc
+        new_status = self._calculate_status(owner, pods, manage_error)
+        updated = await self._update_status(owner, new_status)
+        min_ready = int_field(spec(updated), "minReadySeconds")
+        ready, available = new_status["readyReplicas"], new_status["availableReplicas"]
+        if manage_error is None and min_ready > 0 and ready == replicas_of(updated) and available != ready:
+            self.worker.add_after(key, min_ready)
+        if manage_error is not None:
+            raise manage_error
+
+    async def _claim_pods(self, owner: Obj, selector: labels.Selector, candidates: list[Obj]) -> list[Obj]:
+        """ClaimPods: keep owned matching Pods, release owned ones that stopped matching, adopt matching orphans."""
+        uid = meta(owner).get("uid")
+        claimed: list[Obj] = []
+        can_adopt: bool | None = None
+        for pod in candidates:
+            ref = controller_ref(pod)
+            if ref is not None:
+                if ref.get("uid") != uid:
+                    continue
+                if selector.matches(labels_of(pod)):
+                    claimed.append(pod)
+                elif not deleting(owner):
+                    await self._patch_owner_refs(pod, [{"$patch": "delete", "uid": uid}])
+                continue
+            if deleting(owner) or deleting(pod) or not selector.matches(labels_of(pod)):
+                continue
+            if can_adopt is None:
+                can_adopt = await self._can_adopt(owner)
+            if can_adopt:
+                adopted = await self._patch_owner_refs(pod, [new_controller_ref(owner)])
+                if adopted is not None:
+                    claimed.append(adopted)
+        return claimed
+
+    async def _can_adopt(self, owner: Obj) -> bool:
+        """RecheckDeletionTimestamp: adopt only for an owner that is, fresh from the API, alive and the same."""
+        fresh = await self.client.get_or_none(self.kind.plural, meta(owner).get("name", ""), meta(owner).get("namespace", ""))
+        return fresh is not None and meta(fresh).get("uid") == meta(owner).get("uid") and not deleting(fresh)
+
+    async def _patch_owner_refs(self, pod: Obj, refs: list[dict[str, Any]]) -> Obj | None:
+        """Adopt or release a Pod with the strategic merge patch upstream sends; None if it is gone."""
+        body = {"metadata": {"ownerReferences": refs, "uid": meta(pod).get("uid")}}
+        try:
+            return await self.client.patch("pods", meta(pod).get("name", ""), body, meta(pod).get("namespace", ""),
+                                           patch_type="strategic")
+        except errors.StatusError as exc:
+            if exc.code == 404:
+                return None
+            raise
+
+    async def _manage_replicas(self, owner: Obj, pods: list[Obj]) -> None:
+        key = key_of(owner)
+        diff = len(pods) - replicas_of(owner)
+        if diff < 0:
+            error = await self._slow_start_batch(min(-diff, BURST_REPLICAS), lambda: self._create_pod(owner, key))
+            if error is not None:
+                raise error
+        elif diff > 0:
+            victims = self._pods_to_delete(pods, self._related_pods(owner), min(diff, BURST_REPLICAS))
+            self.expectations.expect_deletions(key, [key_of(p) for p in victims])
+            jobs = [functools.partial(self._delete_pod, owner, key, pod) for pod in victims]
+            results = await run_parallel(self.engine, f"{self.worker.name}/delete", jobs)
+            for result in results:
+                if isinstance(result, errors.StatusError) and result.code != 404:
+                    raise result
+
+    async def _slow_start_batch(self, count: int, job: Any) -> errors.StatusError | None:
+        """slowStartBatch: 1, then 2, 4, ... side by side, stopping at the first batch with a failure."""
+        remaining = count
+        batch = min(remaining, 1)
+        while batch > 0:
+            results = await run_parallel(self.engine, f"{self.worker.name}/create", [job] * batch)
+            for result in results:
+                if isinstance(result, errors.StatusError):
+                    return result
+                if result is not None:
+                    raise result
+            remaining -= batch
+            batch = min(2 * batch, remaining)
+        return None
+
+    async def _create_pod(self, owner: Obj, key: str) -> None:
+        namespace = meta(owner).get("namespace", "")
+        prefix = f"{meta(owner).get('name')}-"[:GENERATED_PREFIX_MAX]
+        for _ in range(NAME_ATTEMPTS):
+            # Named here from the seeded random source (not by the API server) so that runs repeat.
+            name = prefix + "".join(self.rng.choice(SUFFIX_ALPHABET) for _ in range(5))
+            pod_key = f"{namespace}/{name}"
+            if pod_key in self.pods.cache:
+                continue
+            self.expectations.expect_creation(key, pod_key)
+            try:
+                await self.client.create(pod_from_template(owner, name, prefix), namespace)
+            except errors.StatusError as exc:
+                self.expectations.creation_observed(key, pod_key)
+                if exc.reason == "AlreadyExists":
+                    continue
+                await self.recorder.event(owner, "Warning", "FailedCreate", f"Error creating: {exc.message}")
+                raise
+            await self.recorder.event(owner, "Normal", "SuccessfulCreate", f"Created pod: {name}")
+            return
+        raise errors.already_exists("pods", "", prefix)
+
+    async def _delete_pod(self, owner: Obj, key: str, pod: Obj) -> None:
+        name = meta(pod).get("name", "")
+        try:
+            await self.client.delete("pods", name, meta(pod).get("namespace", ""))
+        except errors.StatusError as exc:
+            # The informer will never report this deletion, so stop waiting for it.
+            self.expectations.deletion_observed(key, key_of(pod))
+            if exc.code != 404:
+                await self.recorder.event(owner, "Warning", "FailedDelete", f"Error deleting: {exc.message}")
+            raise
+        await self.recorder.event(owner, "Normal", "SuccessfulDelete", f"Deleted pod: {name}")
+
+    def _related_pods(self, owner: Obj) -> list[Obj]:
+        """Pods of every ReplicaSet with the same controller (a Deployment's), for the co-location rank."""
+        ref = controller_ref(owner)
+        siblings = self.cm.rs_by_owner.get(str(ref.get("uid"))) if ref and self.kind is REPLICA_SET else [owner]
+        related: list[Obj] = []
+        for sibling in siblings or [owner]:
+            related.extend(self.cm.pods_by_owner.get(meta(sibling).get("uid", "")))
+        return related
+
+    def _pods_to_delete(self, pods: list[Obj], related: list[Obj], count: int) -> list[Obj]:
+        """getPodsToDelete: the ``count`` Pods upstream's ActivePodsWithRanks puts first."""
+        if count >= len(pods):
+            return pods[:count]
+        on_node: dict[str, int] = {}
+        for pod in related:
+            if is_pod_active(pod):
+                node = spec(pod).get("nodeName") or ""
+                on_node[node] = on_node.get(node, 0) + 1
+        ranks = {key_of(p): on_node.get(spec(p).get("nodeName") or "", 0) for p in pods}
+
+        def less(a: Obj, b: Obj) -> bool:
+            node_a, node_b = spec(a).get("nodeName") or "", spec(b).get("nodeName") or ""
+            if node_a != node_b and (not node_a or not node_b):
+                return not node_a
+            phase_a = PHASE_ORDINAL.get(status(a).get("phase", ""), 0)
+            phase_b = PHASE_ORDINAL.get(status(b).get("phase", ""), 0)
+            if phase_a != phase_b:
+                return phase_a < phase_b
+            if is_pod_ready(a) != is_pod_ready(b):
+                return not is_pod_ready(a)
+            if _deletion_cost(a) != _deletion_cost(b):
+                return _deletion_cost(a) < _deletion_cost(b)
+            if ranks[key_of(a)] != ranks[key_of(b)]:
+                return ranks[key_of(a)] > ranks[key_of(b)]
+            if is_pod_ready(a) and is_pod_ready(b):
+                ready_a, ready_b = self.cm.ready_since(a), self.cm.ready_since(b)
+                if ready_a != ready_b:
+                    return _after_or_zero(ready_a, ready_b)
+            if max_restarts(a) != max_restarts(b):
+                return max_restarts(a) > max_restarts(b)
+            created_a, created_b = self.cm.creation_rank(a), self.cm.creation_rank(b)
+            if created_a != created_b:
+                return _after_or_zero(created_a, created_b)
+            return False
+
+        def compare(a: Obj, b: Obj) -> int:
+            return -1 if less(a, b) else (1 if less(b, a) else 0)
+
+        return sorted(pods, key=functools.cmp_to_key(compare))[:count]
+
+    # --- status ---------------------------------------------------------------------------------
+
+    def _calculate_status(self, owner: Obj, pods: list[Obj], manage_error: errors.StatusError | None) -> dict[str, Any]:
+        template_labels = labels.selector_from_set(labels_of(spec(owner).get("template") or {}))
+        min_ready = int_field(spec(owner), "minReadySeconds")
+        fully_labeled = ready = available = 0
+        for pod in pods:
+            if template_labels.matches(labels_of(pod)):
+                fully_labeled += 1
+            if is_pod_ready(pod):
+                ready += 1
+                since = self.cm.ready_since(pod)
+                if min_ready == 0 or (since is not None and since + min_ready < self.engine.now):
+                    available += 1
+        conditions = [c for c in copy.deepcopy(status(owner).get("conditions") or []) if isinstance(c, dict)]
+        failure = next((c for c in conditions if c.get("type") == "ReplicaFailure"), None)
+        if manage_error is not None and failure is None:
+            diff = len(pods) - replicas_of(owner)
+            reason = "FailedCreate" if diff < 0 else ("FailedDelete" if diff > 0 else "")
+            conditions.append({"type": "ReplicaFailure", "status": "True", "lastTransitionTime": clock.rfc3339(),
+                               "reason": reason, "message": manage_error.message})
+        elif manage_error is None and failure is not None:
+            conditions = [c for c in conditions if c.get("type") != "ReplicaFailure"]
+        return {"replicas": len(pods), "fullyLabeledReplicas": fully_labeled, "readyReplicas": ready,
+                "availableReplicas": available, "conditions": conditions}
+
+    async def _update_status(self, owner: Obj, new: dict[str, Any]) -> Obj:
+        """updateReplicaSetStatus: write only on change, retrying once on a conflict with a fresh read."""
+        old = status(owner)
+        generation = int_field(meta(owner), "generation")
+        unchanged = all(int_field(old, f) == new[f] for f in ("replicas", "fullyLabeledReplicas", "readyReplicas",
+                                                              "availableReplicas"))
+        if unchanged and int_field(old, "observedGeneration") == generation and (old.get("conditions") or []) == new["conditions"]:
+            return owner
+        # Go's omitempty: zero counts and empty conditions are left out, replicas always written.
+        wire: dict[str, Any] = {"replicas": new["replicas"]}
+        for field in ("fullyLabeledReplicas", "readyReplicas", "availableReplicas"):
+            if new[field]:
+                wire[field] = new[field]
+        if generation:
+            wire["observedGeneration"] = generation
+        if new["conditions"]:
+            wire["conditions"] = new["conditions"]
+        current = owner
+        for attempt in range(2):
+            body = copy.deepcopy(current)
+            body["status"] = wire
+            try:
+                return await self.client.update(body, sub="status")
+            except errors.StatusError as exc:
+                if attempt == 1 or exc.code != 409:
+                    raise
+                current = await self.client.get(self.kind.plural, meta(owner).get("name", ""),
+                                                meta(owner).get("namespace", ""))
+        return current

@@ -1,0 +1,307 @@
+"""What every controller shares: object accessors, pod predicates, owner references, indexes and workers.
+
+These follow client-go and k8s.io/kubernetes/pkg/controller: handlers only
+enqueue keys, a worker takes keys one at a time and reconciles from the
+informer caches, failed keys are retried with exponential backoff.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from clusterviz.api import errors
+from clusterviz.api.informer import Handler, Informer, WorkQueue, key_of
+from clusterviz.apimachinery import labels
+from clusterviz.sim.engine import Engine
+
+log = logging.getLogger(__name__)
+
+Obj = dict[str, Any]
+
+
+def meta(obj: Obj) -> dict[str, Any]:
+    """The object's metadata (an empty dict when it has none)."""
+    value = obj.get("metadata")
+    return value if isinstance(value, dict) else {}
+
+
+def spec(obj: Obj) -> dict[str, Any]:
+    value = obj.get("spec")
+    return value if isinstance(value, dict) else {}
+
+
+def status(obj: Obj) -> dict[str, Any]:
+    value = obj.get("status")
+    return value if isinstance(value, dict) else {}
+
+
+def labels_of(obj: Obj) -> dict[str, str]:
+    value = meta(obj).get("labels")
+    return value if isinstance(value, dict) else {}
+
+
+def annotations_of(obj: Obj) -> dict[str, str]:
+    value = meta(obj).get("annotations")
+    return value if isinstance(value, dict) else {}
+
+
+def deleting(obj: Obj) -> bool:
+    """Whether the object carries a deletionTimestamp."""
+    return bool(meta(obj).get("deletionTimestamp"))
+
+
+def owner_refs(obj: Obj) -> list[dict[str, Any]]:
+    refs = meta(obj).get("ownerReferences")
+    return [r for r in refs if isinstance(r, dict)] if isinstance(refs, list) else []
+
+
+def controller_ref(obj: Obj) -> dict[str, Any] | None:
+    """The owner reference marked ``controller: true`` (metav1.GetControllerOf)."""
+    for ref in owner_refs(obj):
+        if ref.get("controller") is True:
+            return ref
+    return None
+
+
+def new_controller_ref(owner: Obj) -> dict[str, Any]:
+    """metav1.NewControllerRef: the reference a controller puts on what it creates or adopts."""
+    return {
+        "apiVersion": owner.get("apiVersion", ""),
+        "kind": owner.get("kind", ""),
+        "name": meta(owner).get("name", ""),
+        "uid": meta(owner).get("uid", ""),
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+
+
+def int_field(obj: dict[str, Any], name: str, default: int = 0) -> int:
+    value = obj.get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def replicas_of(obj: Obj) -> int:
+    """spec.replicas (defaulted to 1 by the API server, as upstream)."""
+    return int_field(spec(obj), "replicas", 1)
+
+
+def selector_of(obj: Obj) -> labels.Selector:
+    """The workload's selector; a ReplicationController keeps a plain map (raises SelectorError)."""
+    raw = spec(obj).get("selector")
+    if obj.get("kind") == "ReplicationController":
+        return labels.selector_from_set(raw if isinstance(raw, dict) else {})
+    return labels.selector_from_label_selector(raw if isinstance(raw, dict) else None)
+
+
+# --- pods ---------------------------------------------------------------------------------------
+
+
+def pod_condition(pod: Obj, type_: str) -> dict[str, Any] | None:
+    for condition in status(pod).get("conditions") or []:
+        if isinstance(condition, dict) and condition.get("type") == type_:
+            return condition
+    return None
+
+
+def is_pod_ready(pod: Obj) -> bool:
+    """podutil.IsPodReady: the Ready condition is True."""
+    condition = pod_condition(pod, "Ready")
+    return condition is not None and condition.get("status") == "True"
+
+
+def is_pod_active(pod: Obj) -> bool:
+    """controller.IsPodActive: not finished and not being deleted."""
+    return status(pod).get("phase") not in ("Succeeded", "Failed") and not deleting(pod)
+
+
+def max_restarts(pod: Obj) -> int:
+    return max((int_field(c, "restartCount") for c in status(pod).get("containerStatuses") or [] if isinstance(c, dict)),
+               default=0)
+
+
+# --- indexes ------------------------------------------------------------------------------------
+
+
+class Index:
+    """Keys of an informer's objects grouped by values derived from each object (client-go's indexer).
+
+    Groups are insertion-ordered dicts, never sets, so iterating them is
+    deterministic whatever the hash seed.
+    """
+
+    def __init__(self, informer: Informer, values: Callable[[Obj], Iterable[str]]) -> None:
+        self.informer = informer
+        self.values = values
+        self._groups: dict[str, dict[str, None]] = {}
+        informer.add_handler(Handler(self._on_add, self._on_update, self._on_delete))
+
+    def _on_add(self, obj: Obj) -> None:
+        key = key_of(obj)
+        for value in self.values(obj):
+            self._groups.setdefault(value, {})[key] = None
+
+    def _on_update(self, old: Obj, new: Obj) -> None:
+        self._on_delete(old)
+        self._on_add(new)
+
+    def _on_delete(self, obj: Obj) -> None:
+        key = key_of(obj)
+        for value in self.values(obj):
+            group = self._groups.get(value)
+            if group is not None:
+                group.pop(key, None)
+                if not group:
+                    del self._groups[value]
+
+    def keys(self, value: str) -> list[str]:
+        return list(self._groups.get(value, ()))
+
+    def get(self, value: str) -> list[Obj]:
+        """The cached objects filed under ``value``."""
+        cache = self.informer.cache
+        return [cache[k] for k in self._groups.get(value, ()) if k in cache]
+
+    def has(self, value: str) -> bool:
+        return value in self._groups
+
+
+def by_controller_uid(obj: Obj) -> list[str]:
+    ref = controller_ref(obj)
+    return [str(ref.get("uid"))] if ref else []
+
+
+def by_namespace_if_orphan(obj: Obj) -> list[str]:
+    return [] if controller_ref(obj) else [str(meta(obj).get("namespace") or "")]
+
+
+def by_namespace(obj: Obj) -> list[str]:
+    return [str(meta(obj).get("namespace") or "")]
+
+
+def by_node_name(obj: Obj) -> list[str]:
+    node = spec(obj).get("nodeName")
+    return [node] if isinstance(node, str) and node else []
+
+
+def by_uid(obj: Obj) -> list[str]:
+    uid = meta(obj).get("uid")
+    return [uid] if isinstance(uid, str) and uid else []
+
+
+def by_owner_uids(obj: Obj) -> list[str]:
+    return [str(ref.get("uid")) for ref in owner_refs(obj) if ref.get("uid")]
+
+
+# --- workers ------------------------------------------------------------------------------------
+
+
+class Worker:
+    """A controller's work queue and its one worker loop.
+
+    A key that fails is retried after 5 ms, doubling each time (client-go's
+    default controller rate limiter), in simulated time. After MAX_RETRIES the
+    key is dropped until its next event, as the endpoints controller does
+    upstream: a key failing for ever would keep fast-forward from settling.
+    """
+
+    BASE_DELAY = 0.005
+    MAX_RETRIES = 15
+
+    def __init__(self, engine: Engine, name: str, sync: Callable[[str], Awaitable[None]]) -> None:
+        self.engine = engine
+        self.name = name
+        self.sync = sync
+        self.queue = WorkQueue(engine)
+        self._failures: dict[str, int] = {}
+        self._waiting: dict[str, float] = {}
+
+    def add(self, key: str) -> None:
+        self.queue.add(key)
+
+    def add_after(self, key: str, delay: float) -> None:
+        """Add ``key`` once ``delay`` simulated seconds have passed (the earliest request wins)."""
+        if delay <= 0:
+            self.add(key)
+            return
+        due = self.engine.now + delay
+        if key in self._waiting and self._waiting[key] <= due:
+            return
+        self._waiting[key] = due
+
+        async def later() -> None:
+            await self.engine.sleep(delay)
+            # A later, earlier-due request has already taken over this key.
+            if self._waiting.get(key) == due:
+                del self._waiting[key]
+                self.add(key)
+
+        self.engine.spawn(f"{self.name}/after", later)
+
+    def start(self) -> None:
+        self.engine.spawn(self.name, self._loop)
+
+    async def _loop(self) -> None:
+        while True:
+            key = await self.queue.get()
+            try:
+                await self.sync(key)
+            except errors.StatusError as exc:
+                log.info("%s: error syncing %s: %s", self.name, key, exc.message)
+                self._retry(key)
+            except Exception:
+                log.exception("%s: error syncing %s", self.name, key)
+                self._retry(key)
+            else:
+                self._failures.pop(key, None)
+
+    def _retry(self, key: str) -> None:
+        failures = self._failures.get(key, 0)
+        if failures >= self.MAX_RETRIES:
+            log.warning("%s: dropping %s after %d retries", self.name, key, failures)
+            del self._failures[key]
+            return
+        self._failures[key] = failures + 1
+        self.add_after(key, self.BASE_DELAY * 2**failures)
+
+
+async def run_parallel(engine: Engine, name: str, jobs: list[Callable[[], Awaitable[None]]]) -> list[Exception | None]:
+    """Run ``jobs`` side by side as engine work and wait for all; each job's exception (or None), in order.
+
+    Side by side matters for the lesson: the hops of several Pod creations
+    are on the bus at once, as with the goroutines of upstream's slowStartBatch.
+    """
+    results: list[Exception | None] = [None] * len(jobs)
+    if not jobs:
+        return results
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    remaining = len(jobs)
+
+    def job_runner(index: int, job: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+        async def run() -> None:
+            nonlocal remaining
+            try:
+                await job()
+            except Exception as exc:
+                results[index] = exc
+            finally:
+                remaining -= 1
+                if remaining == 0:
+                    engine.wake(done)
+
+        return run
+
+    for index, job in enumerate(jobs):
+        engine.spawn(f"{name}#{index}", job_runner(index, job))
+    await engine.wait_for(done)
+    return results
+
+
+def is_not_found(exc: Exception | None) -> bool:
+    return isinstance(exc, errors.StatusError) and exc.code == 404
+
+
+def is_conflict(exc: Exception | None) -> bool:
+    return isinstance(exc, errors.StatusError) and exc.code == 409 and exc.reason == "Conflict"

@@ -1,0 +1,195 @@
+"""The kubelet of one node: watches the Pods bound to it, runs them, and keeps its heartbeat.
+
+It list-watches Pods with ``fieldSelector=spec.nodeName=<node>`` and hands
+each Pod to its own ``PodWorker``. A heartbeat loop renews the node's Lease in
+``kube-node-lease`` every ``heartbeat_interval`` simulated seconds, posts a
+Ready node status when the node is not Ready (back from a failure, or newly
+created through the API), keeps ``status.images`` in step with the runtime,
+and cleans up sandboxes of Pods that vanished while the kubelet was down.
+
+A ``Kubelet`` object lives from start to stop; starting a stopped node makes
+a new one on the same ``ContainerRuntime``, which re-lists its Pods and
+carries on, as a restarted kubelet does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from clusterviz.api import errors
+from clusterviz.api.informer import Handler, Informer
+from clusterviz.sim.context import Context
+
+from .runtime import Container, ContainerRuntime, Sandbox
+from .status import SimClock, needs_status, ready_node_status
+from .worker import TERMINAL_PHASES, PodWorker
+
+LEASE_NAMESPACE = "kube-node-lease"
+LEASE_DURATION_SECONDS = 40
+
+NodeLookup = Callable[[], dict[str, Any] | None]
+
+
+def _uid(pod: dict[str, Any]) -> str:
+    return str((pod.get("metadata") or {}).get("uid", ""))
+
+
+class Kubelet:
+    """The node agent of ``node_name``, from one start to the next stop."""
+
+    def __init__(self, ctx: Context, node_name: str, runtime: ContainerRuntime, node: NodeLookup,
+                 clock: SimClock) -> None:
+        self.ctx = ctx
+        self.engine = ctx.engine
+        self.node_name = node_name
+        self.component = f"kubelet/{node_name}"
+        self.client = ctx.client(self.component)
+        self.recorder = ctx.recorder("kubelet", node_name)
+        self.runtime = runtime
+        self.node = node
+        self.clock = clock
+        self.pods = Informer(self.client, "pods", field_selector=f"spec.nodeName={node_name}")
+        self.pods.add_handler(Handler(self._on_pod, self._on_pod_update, self._on_pod_delete))
+        self.workers: dict[str, PodWorker] = {}
+        self.alive = False
+        self._watch: asyncio.Task[None] | None = None
+        self._posted_node_rv = 0
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Begin watching Pods and heartbeating."""
+        self.alive = True
+        self._watch = self.engine.spawn(f"{self.component}/pods", self.pods.run)
+        self.engine.spawn(f"{self.component}/heartbeat", self._heartbeat)
+
+    def stop(self) -> None:
+        """Stop at once: the Pod watch closes; workers and the heartbeat end at their next step."""
+        self.alive = False
+        if self._watch is not None:
+            self._watch.cancel()  # the informer only reads, so it can stop anywhere
+        for worker in list(self.workers.values()):
+            worker.signal()
+
+    def admitted_pods(self) -> list[dict[str, Any]]:
+        """The Pods whose resources this node has handed out."""
+        return [w.pod for w in self.workers.values() if w.admitted]
+
+    # --- pods --------------------------------------------------------------------------------
+
+    def _on_pod(self, pod: dict[str, Any]) -> None:
+        uid = _uid(pod)
+        worker = self.workers.get(uid)
+        if worker is None:
+            self._adopt(pod)
+            if (pod.get("status") or {}).get("phase") in TERMINAL_PHASES and uid not in self.runtime.sandboxes:
+                return  # finished (or rejected) before: nothing to run
+            worker = PodWorker(self, pod)
+            self.workers[uid] = worker
+            meta = pod.get("metadata") or {}
+            self.engine.spawn(f"{self.component}/pod/{meta.get('namespace')}/{meta.get('name')}", worker.run)
+        worker.update(pod)
+
+    def _on_pod_update(self, old: dict[str, Any], new: dict[str, Any]) -> None:
+        if _uid(old) != _uid(new):
+            self._on_pod_delete(old)  # deleted and created again under the same name
+        self._on_pod(new)
+
+    def _on_pod_delete(self, pod: dict[str, Any]) -> None:
+        worker = self.workers.get(_uid(pod))
+        if worker is not None:
+            worker.gone(pod)
+
+    def _adopt(self, pod: dict[str, Any]) -> None:
+        """Know a Pod that ran here before this simulation process started (its containers survived)."""
+        status = pod.get("status") or {}
+        uid = _uid(pod)
+        if uid in self.runtime.sandboxes or status.get("phase") != "Running" or not status.get("podIP"):
+            return
+        meta = pod.get("metadata") or {}
+        sandbox = Sandbox(uid, str(meta.get("namespace", "")), str(meta.get("name", "")), str(status["podIP"]))
+        for cs in status.get("containerStatuses") or []:
+            running = (cs.get("state") or {}).get("running")
+            if not cs.get("containerID") or running is None:
+                continue
+            started = self.clock.seconds(str(running.get("startedAt", "")))
+            sandbox.containers[cs["name"]] = Container(cs["name"], cs.get("image", ""), cs.get("imageID", ""),
+                                                       cs["containerID"], self.engine.now if started is None else started)
+        self.runtime.adopt(sandbox)
+
+    def _clean_up_orphans(self) -> None:
+        """Kill sandboxes whose Pods were deleted while this kubelet was not watching."""
+        if not self.pods.synced:
+            return
+        for uid, sandbox in list(self.runtime.sandboxes.items()):
+            if uid in self.workers:
+                continue
+            stub = {"apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"uid": uid, "namespace": sandbox.namespace, "name": sandbox.name}}
+            worker = PodWorker(self, stub)
+            worker.gone(stub)
+            self.workers[uid] = worker
+            self.engine.spawn(f"{self.component}/pod/{sandbox.namespace}/{sandbox.name}", worker.run)
+
+    # --- heartbeat and node status -----------------------------------------------------------
+
+    async def _heartbeat(self) -> None:
+        while self.alive:
+            await self._sync_node_status()
+            if not self.alive:
+                return
+            await self._renew_lease()
+            if not self.alive:
+                return
+            self._clean_up_orphans()
+            await self.engine.sleep(self.ctx.settings.heartbeat_interval, background=True)
+
+    async def _patch_node_status(self, status: dict[str, Any]) -> dict[str, Any] | None:
+        try:
+            updated = await self.client.patch("nodes", self.node_name, {"status": status}, sub="status")
+        except errors.StatusError:
+            return None  # deleted, or a conflict: the next heartbeat tries again
+        self._posted_node_rv = int(updated.get("metadata", {}).get("resourceVersion") or 0)
+        return updated
+
+    async def _sync_node_status(self) -> None:
+        """Post Ready (with anything a registering kubelet reports) when needed, and the image list."""
+        node = self.node()
+        if node is None or int(node.get("metadata", {}).get("resourceVersion") or 0) < self._posted_node_rv:
+            return  # gone, or our last write has not come back through the watch yet
+        if needs_status(node):
+            was_ready = any(c.get("type") == "Ready" and c.get("status") == "True"
+                            for c in (node.get("status") or {}).get("conditions") or [])
+            updated = await self._patch_node_status(ready_node_status(node, self.clock.rfc3339(),
+                                                                      self.runtime.image_list()))
+            if updated is not None and not was_ready:
+                await self.recorder.event(updated, "Normal", "NodeReady",
+                                          f"Node {self.node_name} status is now: NodeReady")
+        elif (node.get("status") or {}).get("images") != self.runtime.image_list():
+            await self.report_images()
+
+    async def report_images(self) -> None:
+        """Publish the runtime's images as the node's ``status.images`` (what ImageLocality scores)."""
+        await self._patch_node_status({"images": self.runtime.image_list()})
+
+    async def _renew_lease(self) -> None:
+        """Renew (or create) the node's Lease: the heartbeat the node lifecycle controller watches."""
+        spec = {"holderIdentity": self.node_name, "leaseDurationSeconds": LEASE_DURATION_SECONDS,
+                "renewTime": self.clock.micro()}
+        try:
+            lease = await self.client.get_or_none("leases", self.node_name, LEASE_NAMESPACE)
+            if lease is not None:
+                lease["spec"] = {**(lease.get("spec") or {}), **spec}
+                await self.client.update(lease)
+                return
+            meta: dict[str, Any] = {"name": self.node_name, "namespace": LEASE_NAMESPACE}
+            node = self.node()
+            if node is not None and node.get("metadata", {}).get("uid"):
+                meta["ownerReferences"] = [{"apiVersion": "v1", "kind": "Node", "name": self.node_name,
+                                            "uid": node["metadata"]["uid"]}]
+            await self.client.create({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": meta,
+                                      "spec": spec})
+        except errors.StatusError:
+            pass  # a conflict or a missing namespace: the next heartbeat tries again

@@ -1,0 +1,237 @@
+"""What a kubelet writes to the API: Pod status, its node's status, and the timestamps in them.
+
+Pure functions over plain objects; the kubelet decides when to write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from clusterviz.sim.engine import Engine
+
+from .runtime import Sandbox
+
+KUBELET_VERSION = "v1.32.0"
+RUNTIME_VERSION = "containerd://1.7.24"
+# What a node created without resources reports (the bootstrap nodes' machine).
+DEFAULT_RESOURCES = {"cpu": "4", "memory": "8Gi", "pods": "110", "ephemeral-storage": "100Gi"}
+PRESSURE_CONDITIONS = (
+    ("MemoryPressure", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+    ("DiskPressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+    ("PIDPressure", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+)
+READY_REASON, READY_MESSAGE = "KubeletReady", "kubelet is posting ready status"
+CONTAINER_CREATING = "ContainerCreating"
+_BOOTSTRAP_CIDR = re.compile(r"^10\.244\.(\d+)\.0/24$")
+
+
+class SimClock:
+    """Timestamps that follow simulated time: the wall time the simulation began at, plus simulated seconds."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.anchor = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=engine.now)
+
+    def at(self, seconds: float | None = None) -> datetime:
+        """The moment ``seconds`` of simulated time (default: now)."""
+        return self.anchor + timedelta(seconds=self.engine.now if seconds is None else seconds)
+
+    def rfc3339(self, seconds: float | None = None) -> str:
+        """``2025-01-01T10:00:00Z``, as Kubernetes writes ``metav1.Time``."""
+        return self.at(seconds).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def micro(self, seconds: float | None = None) -> str:
+        """``2025-01-01T10:00:00.123456Z``, as Kubernetes writes ``metav1.MicroTime`` (Lease renewTime)."""
+        return self.at(seconds).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+    def seconds(self, text: str) -> float | None:
+        """The simulated second a timestamp written by ``rfc3339`` stands for."""
+        try:
+            moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except (AttributeError, ValueError):
+            return None
+        return (moment - self.anchor).total_seconds()
+
+
+def go_duration(seconds: float) -> str:
+    """A duration truncated to milliseconds, printed as Go's ``time.Duration`` does (``313ms``, ``1.661s``, ``1m3.5s``)."""
+    millis = int(round(seconds * 1_000_000)) // 1000
+    if millis < 1000:
+        return f"{millis}ms"
+    hours, rest = divmod(millis, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    secs = f"{rest // 1000}.{rest % 1000:03d}".rstrip("0").rstrip(".")
+    text = f"{secs}s"
+    if hours or minutes:
+        text = f"{minutes}m{text}"
+    if hours:
+        text = f"{hours}h{text}"
+    return text
+
+
+# --- Pod status ------------------------------------------------------------------------------
+
+
+def condition(type_: str, status: str, now: str, previous: list[dict[str, Any]], reason: str = "",
+              message: str = "") -> dict[str, Any]:
+    """A Pod condition; its lastTransitionTime only moves when its status changes."""
+    before = next((c for c in previous if c.get("type") == type_), None)
+    moved = before is None or before.get("status") != status or not before.get("lastTransitionTime")
+    out: dict[str, Any] = {"type": type_, "status": status, "lastProbeTime": None,
+                           "lastTransitionTime": now if moved else before["lastTransitionTime"]}
+    if reason:
+        out["reason"] = reason
+    if message:
+        out["message"] = message
+    return out
+
+
+def _container_status(spec: dict[str, Any], sandbox: Sandbox | None, clock: SimClock,
+                      waiting: tuple[str, str]) -> dict[str, Any]:
+    running = sandbox.containers.get(spec.get("name", "")) if sandbox is not None else None
+    if running is not None and running.started_at is not None:
+        return {"name": running.name, "image": running.image, "imageID": running.image_id,
+                "containerID": running.container_id, "ready": True, "started": True, "restartCount": 0,
+                "state": {"running": {"startedAt": clock.rfc3339(running.started_at)}}, "lastState": {}}
+    reason, message = waiting
+    state: dict[str, Any] = {"reason": reason}
+    if message:
+        state["message"] = message
+    return {"name": spec.get("name", ""), "image": spec.get("image", ""), "imageID": "", "ready": False,
+            "started": False, "restartCount": 0, "state": {"waiting": state}, "lastState": {}}
+
+
+def pod_status(pod: dict[str, Any], host_ip: str, clock: SimClock, sandbox: Sandbox | None,
+               waiting: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
+    """The status the kubelet reports for an admitted Pod, from what its runtime has running.
+
+    ``waiting`` gives a (reason, message) for containers that cannot start yet;
+    the others wait as ``ContainerCreating``.
+    """
+    previous = (pod.get("status") or {}).get("conditions") or []
+    now = clock.rfc3339()
+    specs = (pod.get("spec") or {}).get("containers") or []
+    statuses = [_container_status(c, sandbox, clock, (waiting or {}).get(c.get("name", ""), (CONTAINER_CREATING, "")))
+                for c in specs]
+    unready = [s["name"] for s in statuses if not s["ready"]]
+    if unready:
+        message = f"containers with unready status: [{' '.join(unready)}]"
+        ready = [condition(t, "False", now, previous, "ContainersNotReady", message) for t in ("Ready", "ContainersReady")]
+    else:
+        ready = [condition(t, "True", now, previous) for t in ("Ready", "ContainersReady")]
+    scheduled = next((c for c in previous if c.get("type") == "PodScheduled"), None)
+    conditions = [
+        condition("PodReadyToStartContainers", "True" if sandbox is not None else "False", now, previous),
+        condition("Initialized", "True", now, previous),
+        *ready,
+        scheduled or condition("PodScheduled", "True", now, previous),
+    ]
+    status: dict[str, Any] = {
+        "phase": "Running" if any(s["started"] for s in statuses) else "Pending",
+        "conditions": conditions,
+        "hostIP": host_ip,
+        "hostIPs": [{"ip": host_ip}] if host_ip else [],
+        "startTime": (pod.get("status") or {}).get("startTime") or now,
+        "containerStatuses": statuses,
+    }
+    if sandbox is not None:
+        status["podIP"] = sandbox.ip
+        status["podIPs"] = [{"ip": sandbox.ip}]
+    return status
+
+
+def rejected_status(pod: dict[str, Any], reason: str, message: str, clock: SimClock) -> dict[str, Any]:
+    """The status of a Pod the kubelet did not admit."""
+    return {"phase": "Failed", "reason": reason, "message": "Pod was rejected: " + message,
+            "startTime": (pod.get("status") or {}).get("startTime") or clock.rfc3339()}
+
+
+def is_running_and_ready(pod: dict[str, Any], sandbox: Sandbox) -> bool:
+    """Does the Pod's stored status already say what its running sandbox says?"""
+    status = pod.get("status") or {}
+    ready = next((c for c in status.get("conditions") or [] if c.get("type") == "Ready"), {})
+    return status.get("phase") == "Running" and ready.get("status") == "True" and status.get("podIP") == sandbox.ip
+
+
+# --- Node status -----------------------------------------------------------------------------
+
+
+def internal_ip(node: dict[str, Any]) -> str:
+    """The node's InternalIP address, or "" if it has none yet."""
+    for address in (node.get("status") or {}).get("addresses") or []:
+        if address.get("type") == "InternalIP":
+            return str(address.get("address", ""))
+    return ""
+
+
+def is_ready(node: dict[str, Any]) -> bool:
+    """Is the node's Ready condition True?"""
+    conditions = (node.get("status") or {}).get("conditions") or []
+    return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
+
+
+def needs_status(node: dict[str, Any]) -> bool:
+    """Must the kubelet post node status: not Ready, or registered without what a kubelet reports?"""
+    status = node.get("status") or {}
+    missing = any(not status.get(k) for k in ("capacity", "allocatable", "addresses", "nodeInfo"))
+    return missing or not is_ready(node)
+
+
+def _default_address(node: dict[str, Any]) -> str:
+    name = str((node.get("metadata") or {}).get("name", ""))
+    match = _BOOTSTRAP_CIDR.match(str((node.get("spec") or {}).get("podCIDR", "")))
+    index = int(match.group(1)) if match else 100 + int(hashlib.sha256(name.encode()).hexdigest(), 16) % 150
+    return f"192.168.49.{10 + index}"
+
+
+def _node_info(name: str) -> dict[str, str]:
+    digest = hashlib.sha256(name.encode()).hexdigest()
+    return {
+        "machineID": digest[:32],
+        "systemUUID": f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}",
+        "bootID": digest[32:64],
+        "kernelVersion": "6.1.0-18-amd64",
+        "osImage": "Debian GNU/Linux 12 (bookworm)",
+        "containerRuntimeVersion": RUNTIME_VERSION,
+        "kubeletVersion": KUBELET_VERSION,
+        "kubeProxyVersion": KUBELET_VERSION,
+        "operatingSystem": "linux",
+        "architecture": "amd64",
+    }
+
+
+def ready_node_status(node: dict[str, Any], now: str, images: list[dict[str, Any]]) -> dict[str, Any]:
+    """The node status a healthy kubelet posts, keeping what the Node was created with."""
+    name = str((node.get("metadata") or {}).get("name", ""))
+    status = node.get("status") or {}
+    previous = status.get("conditions") or []
+    conditions = [
+        {**condition(type_, "False", now, previous, reason, message), "lastHeartbeatTime": now}
+        for type_, reason, message in PRESSURE_CONDITIONS
+    ]
+    conditions.append({**condition("Ready", "True", now, previous, READY_REASON, READY_MESSAGE),
+                       "lastHeartbeatTime": now})
+    for c in conditions:
+        c.pop("lastProbeTime")
+    ours = {c["type"] for c in conditions}
+    conditions += [c for c in previous if c.get("type") not in ours]  # others' conditions stay
+    capacity = status.get("capacity") or status.get("allocatable") or dict(DEFAULT_RESOURCES)
+    return {
+        "capacity": capacity,
+        "allocatable": status.get("allocatable") or dict(capacity),
+        "conditions": conditions,
+        "addresses": status.get("addresses") or [{"type": "InternalIP", "address": _default_address(node)},
+                                                 {"type": "Hostname", "address": name}],
+        "daemonEndpoints": status.get("daemonEndpoints") or {"kubeletEndpoint": {"Port": 10250}},
+        "nodeInfo": status.get("nodeInfo") or _node_info(name),
+        "images": images,
+    }
+
+
+def effective_allocatable(node: dict[str, Any]) -> dict[str, Any]:
+    """What admission may hand out: allocatable, else capacity, else the default machine."""
+    status = node.get("status") or {}
+    return dict(status.get("allocatable") or status.get("capacity") or DEFAULT_RESOURCES)

@@ -1,0 +1,240 @@
+"""One Pod's life on a node: admit, pull, create, start, report; or kill and let go.
+
+Like upstream's pod workers, each Pod bound to the node gets its own worker,
+so Pods start side by side (their image pulls still queue one at a time).
+A worker reconciles from the latest copy of its Pod whenever it is told the
+Pod changed, and every step re-checks that its kubelet still runs and the Pod
+is not being deleted, so a stop or a delete takes effect at the next step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from clusterviz.api import errors
+
+from . import images
+from .admission import admit
+from .runtime import Image, Sandbox
+from .status import go_duration, internal_ip, is_running_and_ready, pod_status, rejected_status
+
+if TYPE_CHECKING:
+    from .kubelet import Kubelet
+
+TERMINAL_PHASES = ("Failed", "Succeeded")
+
+
+def _rv(obj: dict[str, Any] | None) -> int:
+    try:
+        return int(((obj or {}).get("metadata") or {}).get("resourceVersion") or 0)
+    except ValueError:
+        return 0
+
+
+def _field_path(name: str) -> str:
+    return f"spec.containers{{{name}}}"
+
+
+class PodWorker:
+    """Drives one Pod (by UID) on one kubelet."""
+
+    def __init__(self, kubelet: Kubelet, pod: dict[str, Any]) -> None:
+        self.kubelet = kubelet
+        self.engine = kubelet.engine
+        self.runtime = kubelet.runtime
+        self.pod = pod
+        meta = pod.get("metadata") or {}
+        self.uid = str(meta.get("uid", ""))
+        self.namespace = str(meta.get("namespace", ""))
+        self.name = str(meta.get("name", ""))
+        self.deleted = False
+        self.admitted = self.uid in self.runtime.sandboxes  # already running here before this kubelet started
+        self._dirty = True
+        self._waiter: asyncio.Future[None] | None = None
+        self._announced = False
+        self._reported_running = False
+        self._posted_rv = 0
+        self._never_pull_reported: set[str] = set()
+
+    # --- being told ----------------------------------------------------------------------------
+
+    def update(self, pod: dict[str, Any]) -> None:
+        """A newer copy of the Pod arrived."""
+        self.pod = pod
+        self.signal()
+
+    def gone(self, pod: dict[str, Any]) -> None:
+        """The Pod was deleted from the API."""
+        self.pod = pod
+        self.deleted = True
+        self.signal()
+
+    def signal(self) -> None:
+        """Have the worker look again."""
+        self._dirty = True
+        if self._waiter is not None and not self._waiter.done():
+            self.engine.wake(self._waiter)
+
+    async def run(self) -> None:
+        """Reconcile whenever told, until the Pod is finished here or the kubelet stops."""
+        try:
+            while self.kubelet.alive:
+                if not self._dirty:
+                    self._waiter = asyncio.get_running_loop().create_future()
+                    await self.engine.wait_for(self._waiter)
+                    continue
+                self._dirty = False
+                if await self._sync():
+                    return
+        finally:
+            if self.kubelet.workers.get(self.uid) is self:
+                del self.kubelet.workers[self.uid]
+
+    # --- reconciling ---------------------------------------------------------------------------
+
+    def _stale(self) -> bool:
+        """Stop the current sync: the kubelet stopped, or the Pod is going away."""
+        meta = self.pod.get("metadata") or {}
+        return not self.kubelet.alive or self.deleted or bool(meta.get("deletionTimestamp"))
+
+    async def _sync(self) -> bool:
+        """One reconcile pass; True when the worker is done for good."""
+        if self.deleted or (self.pod.get("metadata") or {}).get("deletionTimestamp"):
+            await self._terminate()
+            return True
+        if not self.admitted:
+            if (self.pod.get("status") or {}).get("phase") in TERMINAL_PHASES:
+                return True
+            node = self.kubelet.node()
+            if node is None:
+                return False
+            verdict = admit(self.pod, node, self.kubelet.admitted_pods())
+            if not verdict.admitted:
+                await self.kubelet.recorder.event(self.pod, "Warning", verdict.reason, verdict.message)
+                await self._post(rejected_status(self.pod, verdict.reason, verdict.message, self.kubelet.clock))
+                return True
+            self.admitted = True
+        await self._run_pod()
+        return False
+
+    async def _post(self, status: dict[str, Any]) -> bool:
+        """Write the Pod's status (hops 12-13); False if the Pod is gone."""
+        try:
+            updated = await self.kubelet.client.patch("pods", self.name, {"status": status}, self.namespace,
+                                                      patch_type="merge", sub="status")
+        except errors.StatusError as exc:
+            if exc.code in (404, 409):
+                return False
+            raise
+        self._posted_rv = _rv(updated)
+        return True
+
+    def _status(self, sandbox: Sandbox | None, waiting: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
+        node = self.kubelet.node() or {}
+        return pod_status(self.pod, internal_ip(node), self.kubelet.clock, sandbox, waiting)
+
+    async def _run_pod(self) -> None:
+        """Bring the Pod to Running, step by step, then keep its reported status true."""
+        sandbox = self.runtime.sandboxes.get(self.uid)
+        specs = (self.pod.get("spec") or {}).get("containers") or []
+        running = sandbox is not None and all(
+            (c := sandbox.containers.get(s.get("name", ""))) is not None and c.started_at is not None for s in specs
+        )
+        if sandbox is None or not running:
+            if not self._announced:
+                self._announced = True
+                if not await self._post(self._status(sandbox)) or self._stale():
+                    return
+            sandbox = await self._start(sandbox, specs)
+            if sandbox is None:
+                return
+        if self._reported_running and (self._posted_rv > _rv(self.pod) or is_running_and_ready(self.pod, sandbox)):
+            return  # nothing new to say, or our last write is not back from the watch yet
+        if await self._post(self._status(sandbox)):
+            self._reported_running = True
+
+    async def _start(self, sandbox: Sandbox | None, specs: list[dict[str, Any]]) -> Sandbox | None:
+        """Sandbox, then for each container: image, create, start. None if interrupted."""
+        recorder = self.kubelet.recorder
+        if sandbox is None:
+            node = self.kubelet.node() or {}
+            self.runtime.ipam.configure((node.get("spec") or {}).get("podCIDR"))
+            sandbox = await self.runtime.run_sandbox(self.pod)
+            if sandbox is None:
+                await recorder.event(self.pod, "Warning", "FailedCreatePodSandBox",
+                                     "Failed to create pod sandbox: no IP address available in the node's podCIDR")
+                return None
+            if self._stale():
+                return None
+        for spec in specs:
+            name = str(spec.get("name", ""))
+            container = sandbox.containers.get(name)
+            if container is None:
+                image = await self._ensure_image(spec, sandbox)
+                if image is None or self._stale():
+                    return None
+                container = await self.runtime.create_container(self.pod, sandbox, name, image, spec.get("image", ""))
+                if self._stale():
+                    return None
+                await recorder.event(self.pod, "Normal", "Created", f"Created container: {name}", _field_path(name))
+            if container.started_at is None:
+                await self.runtime.start_container(self.pod, container)
+                if self._stale():
+                    return None
+                await recorder.event(self.pod, "Normal", "Started", f"Started container {name}", _field_path(name))
+        return sandbox
+
+    async def _ensure_image(self, spec: dict[str, Any], sandbox: Sandbox) -> Image | None:
+        """The container's image, pulled if the pull policy says so (upstream's EnsureImageExists)."""
+        recorder = self.kubelet.recorder
+        name, reference = str(spec.get("name", "")), str(spec.get("image", ""))
+        policy = images.pull_policy(spec)
+        cached = self.runtime.find_image(reference)
+        if cached is None and policy == "Never":
+            message = f'Container image "{reference}" is not present with pull policy of Never'
+            if name not in self._never_pull_reported:
+                self._never_pull_reported.add(name)
+                await recorder.event(self.pod, "Warning", "ErrImageNeverPull", message, _field_path(name))
+                await self._post(self._status(sandbox, {name: ("ErrImageNeverPull", message)}))
+            return None
+        if cached is not None and policy != "Always":
+            await recorder.event(self.pod, "Normal", "Pulled", f'Container image "{reference}" already present on machine',
+                                 _field_path(name))
+            if self.runtime.remember_name(cached, reference):
+                await self.kubelet.report_images()
+            return cached
+        await recorder.event(self.pod, "Normal", "Pulling", f'Pulling image "{reference}"', _field_path(name))
+        result = await self.runtime.pull(self.pod, reference)
+        if self._stale():
+            return None
+        await recorder.event(
+            self.pod, "Normal", "Pulled",
+            f'Successfully pulled image "{reference}" in {go_duration(result.seconds)} '
+            f"({go_duration(result.waited_seconds)} including waiting). Image size: {result.image.size} bytes.",
+            _field_path(name),
+        )
+        if result.names_changed:
+            await self.kubelet.report_images()
+        return result.image
+
+    async def _terminate(self) -> None:
+        """Kill the Pod's containers, tear its sandbox down, and (if it still exists) delete it for good."""
+        sandbox = self.runtime.sandboxes.get(self.uid)
+        if sandbox is not None:
+            for container in list(sandbox.containers.values()):
+                await self.kubelet.recorder.event(self.pod, "Normal", "Killing", f"Stopping container {container.name}",
+                                                  _field_path(container.name))
+                await self.runtime.stop_container(self.pod, sandbox, container)
+                if not self.kubelet.alive:
+                    return
+            await self.runtime.remove_sandbox(self.pod, sandbox)
+        self.admitted = False  # its resources are free again
+        if self.deleted or not self.kubelet.alive:
+            return
+        try:
+            await self.kubelet.client.delete("pods", self.name, self.namespace,
+                                             {"gracePeriodSeconds": 0, "preconditions": {"uid": self.uid}})
+        except errors.StatusError as exc:
+            if exc.code not in (404, 409):
+                raise
