@@ -59,16 +59,13 @@ def http_bench(port: int, pods: int) -> dict[str, float]:
 
 
 def watch_latency(port: int, samples: int) -> dict[str, float]:
-    conn = http.client.HTTPConnection("127.0.0.1", port)
-    conn.request("GET", "/c/demo/api/v1/namespaces/kube-public/pods?watch=true&resourceVersion=1000000000")
-    resp = conn.getresponse()
     sent: dict[str, float] = {}
     latencies: list[float] = []
     done = threading.Event()
 
-    def read() -> None:
+    def read(resp: http.client.HTTPResponse) -> None:
         while len(latencies) < samples:
-            line = resp.fp.readline()
+            line = resp.readline()
             if not line:
                 break
             event = json.loads(line)
@@ -77,16 +74,13 @@ def watch_latency(port: int, samples: int) -> dict[str, float]:
                 latencies.append(time.perf_counter() - sent[name])
         done.set()
 
-    # Watch from the current revision instead of the sentinel above.
-    conn.close()
     probe = http.client.HTTPConnection("127.0.0.1", port)
     probe.request("GET", "/c/demo/api/v1/namespaces/kube-public/pods")
     rv = json.loads(probe.getresponse().read())["metadata"]["resourceVersion"]
     conn = http.client.HTTPConnection("127.0.0.1", port)
     conn.request("GET", f"/c/demo/api/v1/namespaces/kube-public/pods?watch=true&resourceVersion={rv}")
-    resp = conn.getresponse()
-    threading.Thread(target=read, daemon=True).start()
     writer = http.client.HTTPConnection("127.0.0.1", port)
+    resp_holder: list[http.client.HTTPResponse] = []
     for i in range(samples):
         name = f"lat-{i}"
         body = pod(name)
@@ -94,6 +88,10 @@ def watch_latency(port: int, samples: int) -> dict[str, float]:
         writer.request("POST", "/c/demo/api/v1/namespaces/kube-public/pods", body=json.dumps(body),
                        headers={"Content-Type": "application/json"})
         writer.getresponse().read()
+        if i == 0:
+            # The stream's headers arrive with its first event.
+            resp_holder.append(conn.getresponse())
+            threading.Thread(target=read, args=(resp_holder[0],), daemon=True).start()
     done.wait(60)
     ms = sorted(x * 1000 for x in latencies)
     return {"watch latency median ms": statistics.median(ms), "watch latency p99 ms": ms[int(len(ms) * 0.99) - 1]}

@@ -8,6 +8,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clusterviz.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from clusterviz.sim import registry  # noqa: E402
+
+if settings.CLUSTERVIZ["ENGINES"]:
+    # This process serves clusters: their simulations run here, started on first use.
+    registry.enable()
 
 websocket_urlpatterns: list = []
 

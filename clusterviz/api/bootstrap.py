@@ -78,7 +78,7 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
     if name in existing:
         return False
     await sync_to_async(kv.create_cluster, thread_sensitive=False)(name)
-    client = Client(name, "kube-apiserver")
+    client = Client(name, "kube-apiserver", simulated=False)
     for ns in SYSTEM_NAMESPACES:
         await client.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
     await client.create({

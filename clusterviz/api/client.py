@@ -56,9 +56,10 @@ def path_for(resource: resources.Resource, namespace: str = "", name: str = "", 
 class Client:
     """An API client bound to one cluster and named after the component using it."""
 
-    def __init__(self, cluster: str, component: str = "client") -> None:
+    def __init__(self, cluster: str, component: str = "client", *, simulated: bool = True) -> None:
         self.cluster = cluster
         self.component = component
+        self.simulated = simulated
 
     async def request(
         self, method: str, path: str, *, query: dict[str, str] | None = None, payload: Any = None,
@@ -67,7 +68,7 @@ class Client:
         """Send one request; non-2xx replies raise ``StatusError``."""
         req = ApiRequest(
             cluster=self.cluster, method=method, path=path, query=query or {}, payload=payload,
-            content_type=content_type, accept=accept, client=self.component,
+            content_type=content_type, accept=accept, client=self.component, simulated=self.simulated,
         )
         resp = await dispatch(req)
         if resp.status >= 400:

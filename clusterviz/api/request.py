@@ -27,6 +27,8 @@ class ApiRequest:
     payload: Any = None
     # The cluster's simulation, when one runs it in this process (see gate.py).
     gate: Any = None
+    # False for set-up writes (a new cluster's namespaces and nodes), which are not part of any lesson.
+    simulated: bool = True
     # Scratch space the gate keeps per request (the hop numbers of this write).
     context: dict[str, Any] = field(default_factory=dict)
 

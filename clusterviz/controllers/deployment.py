@@ -222,9 +222,9 @@ class DeploymentController:
             return
         paused_known = current is not None and current.get("reason") == du.PAUSED_REASON
         if spec(d).get("paused") and not paused_known:
-            condition = du.new_condition("Progressing", "Unknown", du.PAUSED_REASON, "Deployment is paused")
+            condition = du.new_condition(self.cm.clock.rfc3339(), "Progressing", "Unknown", du.PAUSED_REASON, "Deployment is paused")
         elif not spec(d).get("paused") and paused_known:
-            condition = du.new_condition("Progressing", "Unknown", du.RESUMED_REASON, "Deployment is resumed")
+            condition = du.new_condition(self.cm.clock.rfc3339(), "Progressing", "Unknown", du.RESUMED_REASON, "Deployment is resumed")
         else:
             return
         du.set_condition(d.setdefault("status", {}), condition)
@@ -259,7 +259,7 @@ class DeploymentController:
             if spec(d).get("progressDeadlineSeconds") is not None and du.get_condition(status(d), "Progressing") is None:
                 message = f'Found new replica set "{meta(rs_copy).get("name")}"'
                 du.set_condition(d.setdefault("status", {}),
-                                 du.new_condition("Progressing", "True", du.FOUND_NEW_RS_REASON, message))
+                                 du.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", du.FOUND_NEW_RS_REASON, message))
                 needs_update = True
             if needs_update:
                 await self._write_status(d, annotations_changed)
@@ -296,7 +296,7 @@ class DeploymentController:
                 message = f'Failed to create new replica set "{meta(new_rs)["name"]}": {exc.message}'
                 if spec(d).get("progressDeadlineSeconds") is not None:
                     du.set_condition(d.setdefault("status", {}),
-                                     du.new_condition("Progressing", "False", du.FAILED_RS_CREATE_REASON, message))
+                                     du.new_condition(self.cm.clock.rfc3339(), "Progressing", "False", du.FAILED_RS_CREATE_REASON, message))
                     try:
                         await self._write_status(d)
                     except errors.StatusError:
@@ -319,7 +319,7 @@ class DeploymentController:
         needs_update = annotations_changed = self._set_deployment_revision(d, new_revision)
         if not already_exists and spec(d).get("progressDeadlineSeconds") is not None:
             message = f'Created new replica set "{meta(created).get("name")}"'
-            du.set_condition(d.setdefault("status", {}), du.new_condition("Progressing", "True", du.NEW_RS_REASON, message))
+            du.set_condition(d.setdefault("status", {}), du.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", du.NEW_RS_REASON, message))
             needs_update = True
         if needs_update:
             await self._write_status(d, annotations_changed)
@@ -538,10 +538,10 @@ class DeploymentController:
         if conditions:
             new_status["conditions"] = conditions
         if available >= replicas_of(d) - du.max_unavailable(d):
-            du.set_condition(new_status, du.new_condition("Available", "True", du.MIN_AVAILABLE_REASON,
+            du.set_condition(new_status, du.new_condition(self.cm.clock.rfc3339(), "Available", "True", du.MIN_AVAILABLE_REASON,
                                                           "Deployment has minimum availability."))
         else:
-            du.set_condition(new_status, du.new_condition("Available", "False", du.MIN_UNAVAILABLE_REASON,
+            du.set_condition(new_status, du.new_condition(self.cm.clock.rfc3339(), "Available", "False", du.MIN_UNAVAILABLE_REASON,
                                                           "Deployment does not have minimum availability."))
         return new_status
 
@@ -563,10 +563,10 @@ class DeploymentController:
         if spec(d).get("progressDeadlineSeconds") is not None and not complete:
             what = f'ReplicaSet "{meta(new_rs).get("name")}"' if new_rs else f'Deployment "{meta(d).get("name")}"'
             if du.deployment_complete(d, new_status):
-                du.set_condition(new_status, du.new_condition("Progressing", "True", du.NEW_RS_AVAILABLE_REASON,
+                du.set_condition(new_status, du.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", du.NEW_RS_AVAILABLE_REASON,
                                                               f"{what} has successfully progressed."))
             elif du.deployment_progressing(d, new_status):
-                condition = du.new_condition("Progressing", "True", du.RS_UPDATED_REASON, f"{what} is progressing.")
+                condition = du.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", du.RS_UPDATED_REASON, f"{what} is progressing.")
                 if current is not None:
                     # Progress refreshes lastUpdateTime even with an unchanged reason.
                     if current.get("status") == "True":

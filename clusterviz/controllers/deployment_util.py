@@ -12,8 +12,6 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from clusterviz.api import clock
-
 from .util import Obj, annotations_of, deleting, int_field, meta, replicas_of, spec, status
 
 HASH_LABEL = "pod-template-hash"
@@ -268,8 +266,8 @@ def set_new_rs_annotations(d: Obj, rs: Obj, new_revision: str, exists: bool) -> 
 # --- conditions -----------------------------------------------------------------------------------
 
 
-def new_condition(type_: str, status_: str, reason: str, message: str) -> dict[str, Any]:
-    now = clock.rfc3339()
+def new_condition(now: str, type_: str, status_: str, reason: str, message: str) -> dict[str, Any]:
+    """NewDeploymentCondition, stamped ``now``."""
     return {"type": type_, "status": status_, "lastUpdateTime": now, "lastTransitionTime": now, "reason": reason,
             "message": message}
 

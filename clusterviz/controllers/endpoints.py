@@ -55,10 +55,11 @@ def find_port(pod: Obj, service_port: dict[str, Any]) -> int | None:
 
 def address_of(service: Obj, pod: Obj) -> dict[str, Any]:
     """podToEndpointAddressForService."""
-    address: dict[str, Any] = {"ip": status(pod).get("podIP") or (status(pod).get("podIPs") or [{}])[0].get("ip"),
-                               "nodeName": spec(pod).get("nodeName") or "",
-                               "targetRef": {"kind": "Pod", "namespace": meta(pod).get("namespace"),
-                                             "name": meta(pod).get("name"), "uid": meta(pod).get("uid")}}
+    address: dict[str, Any] = {"ip": status(pod).get("podIP") or (status(pod).get("podIPs") or [{}])[0].get("ip")}
+    if spec(pod).get("nodeName"):
+        address["nodeName"] = spec(pod)["nodeName"]
+    address["targetRef"] = {"kind": "Pod", "namespace": meta(pod).get("namespace"), "name": meta(pod).get("name"),
+                            "uid": meta(pod).get("uid")}
     hostname = spec(pod).get("hostname")
     if hostname and spec(pod).get("subdomain") == meta(service).get("name"):
         address["hostname"] = hostname

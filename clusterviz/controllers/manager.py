@@ -22,6 +22,7 @@ from .taint_eviction import TaintEvictionController
 from .util import (
     Index,
     Obj,
+    SimClock,
     by_controller_uid,
     by_namespace,
     by_namespace_if_orphan,
@@ -31,6 +32,8 @@ from .util import (
 )
 
 COMPONENT = "controller-manager"
+# Simulated seconds between lists while the cluster is still empty.
+EMPTY_CLUSTER_RELIST = 1.0
 
 # (plural, namespace): the order of the initial lists, owners before what they own.
 INFORMERS = (
@@ -52,6 +55,7 @@ class ControllerManager:
         self.ctx = ctx
         self.engine = ctx.engine
         self.client = ctx.client(COMPONENT)
+        self.clock = SimClock(ctx.engine)
         self.informers = {plural: Informer(self.client, plural, namespace) for plural, namespace in INFORMERS}
         pods, replica_sets = self.informers["pods"], self.informers["replicasets"]
         # Indexes first: handlers run in order, so controllers' handlers see them up to date.
@@ -80,6 +84,12 @@ class ControllerManager:
         """List every resource once (WaitForCacheSync), then start the watches and the controllers."""
         for informer in self.informers.values():
             await informer.list_once()
+            while informer.resource_version in ("", "0"):
+                # An empty cluster (engines start on the first write, before it commits). The API server
+                # would serve a watch from revision 0 as a plain stream, outside the simulation, so list
+                # again once the bootstrap writes are in.
+                await self.engine.sleep(EMPTY_CLUSTER_RELIST, background=True)
+                await informer.list_once()
         for (plural, _), informer in zip(INFORMERS, self.informers.values(), strict=True):
             self.engine.spawn(f"{COMPONENT}/informer/{plural}", informer.run)
         for controller in self.controllers:

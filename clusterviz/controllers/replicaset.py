@@ -20,7 +20,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from clusterviz.api import clock, errors
+from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
 from clusterviz.sim.engine import Engine
@@ -470,7 +470,7 @@ class ReplicaSetController:
         if manage_error is not None and failure is None:
             diff = len(pods) - replicas_of(owner)
             reason = "FailedCreate" if diff < 0 else ("FailedDelete" if diff > 0 else "")
-            conditions.append({"type": "ReplicaFailure", "status": "True", "lastTransitionTime": clock.rfc3339(),
+            conditions.append({"type": "ReplicaFailure", "status": "True", "lastTransitionTime": self.cm.clock.rfc3339(),
                                "reason": reason, "message": manage_error.message})
         elif manage_error is None and failure is not None:
             conditions = [c for c in conditions if c.get("type") != "ReplicaFailure"]

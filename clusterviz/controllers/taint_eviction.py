@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from clusterviz.api import clock, errors
+from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
 
 from .node_lifecycle import NOT_READY_TAINT, UNREACHABLE_TAINT
@@ -200,7 +200,7 @@ class TaintEvictionController:
         pod = await self.client.get("pods", name, namespace)
         conditions = (pod.get("status") or {}).get("conditions") or []
         if not any(c.get("type") == "DisruptionTarget" and c.get("status") == "True" for c in conditions):
-            condition = {"type": "DisruptionTarget", "status": "True", "lastTransitionTime": clock.rfc3339(),
+            condition = {"type": "DisruptionTarget", "status": "True", "lastTransitionTime": self.cm.clock.rfc3339(),
                          "reason": "DeletionByTaintManager", "message": "Taint manager: deleting due to NoExecute taint"}
             await self.client.patch("pods", name, {"status": {"conditions": [condition]}}, namespace,
                                     patch_type="strategic", sub="status")

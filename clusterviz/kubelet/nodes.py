@@ -69,8 +69,6 @@ class NodeManager:
             if kubelet is not None:
                 del self.kubelets[name]
                 kubelet.stop()
-                # Block once, so the cancelled Pod watch unwinds before this loop does more work.
-                await self.engine.sleep(0)
             return
         runtime = self.runtimes.get(name)
         if runtime is None:

@@ -7,12 +7,9 @@ class SimConfig(AppConfig):
     verbose_name = "Simulation (bus and clock)"
 
     def ready(self) -> None:
-        from django.conf import settings
-
         from clusterviz.api import gate
 
-        from . import registry, resources
+        from . import components, registry, resources  # noqa: F401 - components register themselves
 
         resources.register()
-        if settings.CLUSTERVIZ["ENGINES"]:
-            gate.install(registry.gate_for)
+        gate.install(registry.gate_for)

@@ -56,7 +56,9 @@ class Engine:
         self.last_seq = 0
         self._pending: list[tuple[float, int, Message]] = []
         self._timers: list[_Timer] = []
-        self._running = 0
+        # Tasks doing simulated work right now; the engine delivers only when this is empty.
+        self._busy: set[asyncio.Task[Any]] = set()
+        self._waiting: dict[asyncio.Future[Any], asyncio.Task[Any]] = {}
         self._idle = asyncio.Event()
         self._idle.set()
         self._changed = asyncio.Event()
@@ -107,38 +109,48 @@ class Engine:
 
     # --- running work -----------------------------------------------------------------------
 
-    def _inc(self) -> None:
-        self._running += 1
-        self._idle.clear()
+    @property
+    def _running(self) -> int:
+        return len(self._busy)
 
-    def _dec(self) -> None:
-        self._running -= 1
-        if self._running <= 0:
-            self._running = 0
-            self._idle.set()
+    def _mark(self, task: asyncio.Task[Any], busy: bool) -> None:
+        if busy:
+            self._busy.add(task)
+            self._idle.clear()
+        else:
+            self._busy.discard(task)
+            if not self._busy:
+                self._idle.set()
 
     @asynccontextmanager
     async def activity(self) -> AsyncIterator[None]:
-        """Count the enclosed work as running, so nothing is delivered under it."""
-        self._inc()
+        """Count the current task as running for the enclosed work, so nothing is delivered under it."""
+        task = asyncio.current_task()
+        assert task is not None
+        if task in self._busy:
+            yield
+            return
+        self._mark(task, True)
         try:
             yield
         finally:
-            self._dec()
+            self._mark(task, False)
 
     async def _block[T](self, future: asyncio.Future[T]) -> T:
-        """Wait for the engine to resolve ``future``; the engine counts us running again when it does."""
-        self._dec()
+        """Wait for the engine to resolve ``future``; the task is idle until then."""
+        task = asyncio.current_task()
+        assert task is not None
+        was_busy = task in self._busy
+        self._waiting[future] = task
+        self._mark(task, False)
         try:
             return await future
-        except asyncio.CancelledError:
-            if future.done() and not future.cancelled():
-                self._dec()  # it was resolved (and counted) just as we were cancelled
-            raise
+        finally:
+            self._waiting.pop(future, None)
+            self._mark(task, was_busy)
 
     def spawn(self, name: str, factory: Callable[[], Awaitable[None]]) -> asyncio.Task[None]:
         """Run a component loop as engine work."""
-        self._inc()
 
         async def run() -> None:
             try:
@@ -148,9 +160,12 @@ class Engine:
             except Exception:
                 log.exception("component %s of cluster %s crashed", name, self.cluster)
             finally:
-                self._dec()
+                current = asyncio.current_task()
+                if current is not None:
+                    self._mark(current, False)
 
         task = self._loop.create_task(run(), name=f"{self.cluster}:{name}")
+        self._mark(task, True)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
@@ -186,14 +201,19 @@ class Engine:
         self._changed.set()
         await self._block(timer.future)
 
-    async def wait_for(self, future: asyncio.Future[Any]) -> Any:
-        """Wait on a future another engine primitive resolves through ``wake``."""
+    async def wait_for(self, future: asyncio.Future[Any], timeout: float | None = None) -> Any:
+        """Wait on a future resolved through ``wake``, or until ``timeout`` simulated seconds pass."""
+        if timeout is not None:
+            heapq.heappush(self._timers, _Timer(self.now + max(timeout, 0.0), next(self._order), False, future))
+            self._changed.set()
         return await self._block(future)
 
     def wake(self, future: asyncio.Future[Any], value: Any = None) -> None:
         """Resolve a future a blocked component waits on (counting it running again)."""
         if not future.done():
-            self._inc()
+            task = self._waiting.get(future)
+            if task is not None:
+                self._mark(task, True)
             future.set_result(value)
 
     # --- delivery ---------------------------------------------------------------------------
@@ -213,11 +233,7 @@ class Engine:
         if msg.future is not None:
             self.wake(msg.future, msg)
         elif callable(msg.payload):
-            self._inc()
-            try:
-                msg.payload(msg)
-            finally:
-                self._dec()
+            msg.payload(msg)
 
     def _fire(self, timer: _Timer) -> None:
         self._set_now(timer.due)

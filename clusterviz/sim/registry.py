@@ -47,6 +47,14 @@ class Running:
 
 
 _running: dict[str, Running] = {}
+# Engines start on first use only in processes that serve clusters (the ASGI server, workers).
+_enabled = False
+
+
+def enable() -> None:
+    """Let this process start engines on demand."""
+    global _enabled
+    _enabled = True
 _locks: dict[asyncio.AbstractEventLoop, asyncio.Lock] = {}
 
 
@@ -72,11 +80,17 @@ def get(cluster: str) -> Running | None:
     return running
 
 
+async def ensure(cluster: str) -> Running | None:
+    """The cluster's running simulation, started here if this process runs engines."""
+    running = get(cluster)
+    if running is None and _enabled:
+        running = await start(cluster)
+    return running
+
+
 async def gate_for(cluster: str) -> EngineGate | None:
     """The API server's gate provider: start the cluster's engine on first use."""
-    running = get(cluster)
-    if running is None:
-        running = await start(cluster)
+    running = await ensure(cluster)
     return running.gate if running else None
 
 

@@ -51,7 +51,7 @@ def message_object(item: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _simulation_object(cluster: str) -> dict[str, Any]:
-    running = await registry.start(cluster)
+    running = await registry.ensure(cluster)
     if running is not None:
         engine, settings = running.engine, running.ctx.settings
         state = {"mode": engine.mode, "speed": engine.speed, "time": engine.now, "last_seq": engine.last_seq,
@@ -113,7 +113,7 @@ async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         else:
             changed = req.payload if isinstance(req.payload, dict) else handlers.codec.decode_object(req.body, req.content_type)
         spec = _check_spec(changed.get("spec"))
-        running = await registry.start(req.cluster)
+        running = await registry.ensure(req.cluster)
         values = {attr: float(spec[f]) if attr != "seed" else int(spec[f]) for f, attr in TIMINGS.items()}
         if running is not None:
             running.engine.set_mode(spec["mode"], float(spec["speed"]))
@@ -127,7 +127,7 @@ async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
 
 
 async def _step(req: ApiRequest) -> ApiResponse:
-    running = await registry.start(req.cluster)
+    running = await registry.ensure(req.cluster)
     if running is None:
         raise errors.service_unavailable("this cluster's simulation runs in another process")
     until_numbered = req.flag("untilNumbered")
@@ -183,7 +183,7 @@ async def flow_messages(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
 
 
 async def _watch(cluster: str, since: int) -> AsyncIterator[dict[str, Any]]:
-    running = await registry.start(cluster)
+    running = await registry.ensure(cluster)
     queue: asyncio.Queue[Message] = asyncio.Queue()
     if running is not None:
         running.engine.listeners.append(queue.put_nowait)

@@ -1,0 +1,103 @@
+"""The garbage collector: deletes objects whose owners are all gone (background cascading deletion).
+
+It keeps a graph of ownerReferences over the watched resources. When an
+owner is deleted, or an object names an owner that is not in the caches,
+the dependent is checked: each owner is looked up (in the caches, then
+with a GET, matching the uid). An object with no owner left is deleted,
+with its uid as a precondition; one with some owners left loses the
+references to the missing ones. So deleting a Deployment deletes its
+ReplicaSets, and their deletion deletes the Pods.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from clusterviz.api import errors, resources
+from clusterviz.api.informer import Handler, key_of
+
+from .util import Index, Obj, Worker, by_owner_uids, by_uid, meta, owner_refs
+
+if TYPE_CHECKING:
+    from .manager import ControllerManager
+
+COMPONENT = "garbage-collector"
+WATCHED = ("deployments", "replicasets", "replicationcontrollers", "pods", "services", "endpoints", "nodes")
+
+
+class GarbageCollector:
+    """Background cascading deletion by ownerReferences."""
+
+    def __init__(self, cm: ControllerManager) -> None:
+        self.cm = cm
+        self.client = cm.client
+        self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
+        self.uids: list[Index] = []
+        self.dependents: dict[str, Index] = {}
+        for plural in WATCHED:
+            informer = cm.informers[plural]
+            self.uids.append(Index(informer, by_uid))
+            self.dependents[plural] = Index(informer, by_owner_uids)
+            informer.add_handler(Handler(
+                lambda obj, p=plural: self._changed(p, obj),
+                lambda old, new, p=plural: self._changed(p, new),
+                self._owner_gone,
+            ))
+
+    def start(self) -> None:
+        self.worker.start()
+
+    def _known(self, uid: str) -> bool:
+        return any(index.has(uid) for index in self.uids)
+
+    def _changed(self, plural: str, obj: Obj) -> None:
+        """An object naming an owner the caches do not hold is worth a check."""
+        if any(not self._known(str(ref.get("uid"))) for ref in owner_refs(obj)):
+            self.worker.add(f"{plural}|{key_of(obj)}")
+
+    def _owner_gone(self, owner: Obj) -> None:
+        uid = meta(owner).get("uid", "")
+        for plural, index in self.dependents.items():
+            for key in index.keys(uid):
+                self.worker.add(f"{plural}|{key}")
+
+    async def sync(self, item: str) -> None:
+        """attemptToDeleteItem."""
+        plural, _, key = item.partition("|")
+        obj = self.cm.informers[plural].get(key)
+        if obj is None:
+            return
+        namespace = meta(obj).get("namespace", "")
+        solid, dangling = [], []
+        for ref in owner_refs(obj):
+            (dangling if await self._dangling(ref, namespace) else solid).append(ref)
+        if not dangling:
+            return
+        name, uid = meta(obj).get("name", ""), meta(obj).get("uid")
+        try:
+            if not solid:
+                options = {"kind": "DeleteOptions", "apiVersion": "v1", "preconditions": {"uid": uid},
+                           "propagationPolicy": "Background"}
+                await self.client.delete(plural, name, namespace, options)
+            else:
+                refs: list[dict[str, Any]] = [{"$patch": "delete", "uid": ref.get("uid")} for ref in dangling]
+                await self.client.patch(plural, name, {"metadata": {"ownerReferences": refs, "uid": uid}}, namespace,
+                                        patch_type="strategic")
+        except errors.StatusError as exc:
+            # Gone already, or replaced by a namesake (the uid precondition failed): nothing to collect.
+            if exc.code not in (404, 409):
+                raise
+
+    async def _dangling(self, ref: dict[str, Any], namespace: str) -> bool:
+        """isDangling: the owner does not exist, or a different object (another uid) has its name."""
+        uid = str(ref.get("uid"))
+        if self._known(uid):
+            return False
+        api_version = str(ref.get("apiVersion", ""))
+        group = api_version.rsplit("/", 1)[0] if "/" in api_version else ""
+        resource = resources.by_kind(group, str(ref.get("kind", "")))
+        if resource is None:
+            return False  # an owner type this server does not serve cannot be checked; leave it be
+        plural = f"{resource.plural}.{resource.group}" if resource.group else resource.plural
+        owner = await self.client.get_or_none(plural, str(ref.get("name", "")), namespace if resource.namespaced else "")
+        return owner is None or meta(owner).get("uid") != uid

@@ -1,0 +1,205 @@
+"""kube-scheduler as a simulated component: informers feed the snapshot and queue; each
+attempt runs the cycle, stores its decision record, then binds or reports FailedScheduling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+from typing import Any
+
+from clusterviz.api import clock, errors
+from clusterviz.api.informer import Handler, Informer
+
+from . import framework
+from .cycle import schedule
+from .decision import DecisionRecord
+from .profile import default_profile
+from .queue import SchedulingQueue
+from .snapshot import Snapshot
+
+log = logging.getLogger(__name__)
+
+COMPONENT = "scheduler"
+# The name real schedulers put on their events (kubectl describe shows "default-scheduler").
+EVENT_SOURCE = "default-scheduler"
+DECISION_API_VERSION = "clusterviz.io/v1"
+
+
+def is_ours(pod: dict[str, Any], profile_name: str) -> bool:
+    spec = pod.get("spec") or {}
+    return (spec.get("schedulerName") or "default-scheduler") == profile_name
+
+
+def is_assigned(pod: dict[str, Any]) -> bool:
+    return bool((pod.get("spec") or {}).get("nodeName"))
+
+
+def decision_object(record: DecisionRecord) -> dict[str, Any]:
+    """The ``schedulingdecisions`` object for one attempt: ``<pod>.<attempt>``, labelled with the Pod."""
+    body = record.to_dict()
+    pod = body["pod"]
+    return {
+        "apiVersion": DECISION_API_VERSION,
+        "kind": "SchedulingDecision",
+        "metadata": {
+            "name": f"{pod['name']}.{record.attempt}",
+            "namespace": pod["namespace"],
+            "labels": {"clusterviz.io/pod": pod["name"]},
+        },
+        **body,
+    }
+
+
+class Scheduler:
+    """The default scheduler of one simulated cluster."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.engine = ctx.engine
+        self.client = ctx.client(COMPONENT)
+        self.recorder = ctx.recorder(EVENT_SOURCE)
+        self.profile = default_profile()
+        self.queue = SchedulingQueue.for_profile(self.profile, start=self.engine.now)
+        self.snapshot = Snapshot()
+        self.rng = ctx.rng("scheduler")
+        self.pods = Informer(self.client, "pods")
+        self.nodes = Informer(self.client, "nodes")
+        self.namespaces = Informer(self.client, "namespaces")
+        self._wakeup: asyncio.Future[None] | None = None
+        self._start_index = 0
+        self.nodes.add_handler(Handler(self._node_added, self._node_updated, self._node_deleted))
+        self.pods.add_handler(Handler(self._pod_added, self._pod_updated, self._pod_deleted))
+        self.namespaces.add_handler(
+            Handler(self.snapshot.add_namespace, lambda _o, n: self.snapshot.add_namespace(n),
+                    self.snapshot.remove_namespace)
+        )
+
+    # --- informer handlers: keep the snapshot and the queue current -------------------------
+
+    def _wake(self) -> None:
+        if self._wakeup is not None and not self._wakeup.done():
+            self.engine.wake(self._wakeup)
+
+    def _moved(self, event: framework.ClusterEvent, old: Any = None, new: Any = None) -> None:
+        if self.queue.move_all_on_event(event, self.engine.now, old, new):
+            self._wake()
+
+    def _node_added(self, node: dict[str, Any]) -> None:
+        self.snapshot.add_node(node)
+        self._moved(framework.NODE_ADD, None, node)
+
+    def _node_updated(self, old: dict[str, Any], new: dict[str, Any]) -> None:
+        self.snapshot.update_node(new)
+        for event in framework.node_update_events(old, new):
+            self._moved(event, old, new)
+
+    def _node_deleted(self, node: dict[str, Any]) -> None:
+        self.snapshot.remove_node(node)
+        self._moved(framework.NODE_DELETE, node, None)
+
+    def _pod_added(self, pod: dict[str, Any]) -> None:
+        if is_assigned(pod):
+            self.snapshot.add_pod(pod)
+            self._moved(framework.ASSIGNED_POD_ADD, None, pod)
+        elif is_ours(pod, self.profile.scheduler_name) and not (pod.get("metadata") or {}).get("deletionTimestamp"):
+            self.queue.add(pod, self.engine.now)
+            self._wake()
+
+    def _pod_updated(self, old: dict[str, Any], new: dict[str, Any]) -> None:
+        if is_assigned(new):
+            if not is_assigned(old):
+                self.queue.delete(new)
+            self.snapshot.update_pod(new)
+            for event in framework.pod_update_events(old, new):
+                self._moved(event, old, new)
+        elif is_ours(new, self.profile.scheduler_name):
+            self.queue.update(old, new, self.engine.now)
+            self._wake()
+
+    def _pod_deleted(self, pod: dict[str, Any]) -> None:
+        if is_assigned(pod):
+            self.snapshot.remove_pod(pod)
+            self._moved(framework.ASSIGNED_POD_DELETE, pod, None)
+        else:
+            self.queue.delete(pod)
+
+    # --- the scheduling loop --------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Sync the caches, then schedule for ever."""
+        for informer in (self.namespaces, self.nodes, self.pods):
+            await informer.list_once()
+        for name, informer in (("namespaces", self.namespaces), ("nodes", self.nodes), ("pods", self.pods)):
+            self.engine.spawn(f"{COMPONENT}/informer-{name}", informer.run)
+        while True:
+            queued = self.queue.pop(self.engine.now)
+            if queued is None:
+                wakeup = self.queue.next_wakeup(self.engine.now)
+                self._wakeup = asyncio.get_running_loop().create_future()
+                timeout = None if wakeup is None else max(wakeup - self.engine.now, 0.0)
+                await self.engine.wait_for(self._wakeup, timeout)
+                continue
+            try:
+                await self.schedule_one(queued)
+            except Exception:
+                log.exception("scheduling %s failed", queued.key)
+                self.queue.done(queued.key)
+
+    async def schedule_one(self, queued: Any) -> None:
+        """One attempt for one Pod: filter, score, record, then bind or report."""
+        pod = self.pods.get(queued.key)
+        if pod is None or is_assigned(pod) or (pod.get("metadata") or {}).get("deletionTimestamp"):
+            self.queue.done(queued.key)
+            return
+        record = schedule(pod, self.snapshot, self.profile, self.rng, attempt=queued.attempts, now=self.engine.now,
+                          start_index=self._start_index)
+        self._start_index = record.next_start_index
+        try:
+            await self.client.create(decision_object(record))
+        except errors.StatusError as exc:
+            log.debug("decision record not stored: %s", exc)
+        meta = pod["metadata"]
+        namespace, name = meta.get("namespace", "default"), meta["name"]
+        if record.selected is None:
+            await self._unschedulable(pod, queued, record)
+            return
+        assumed = copy.deepcopy(pod)
+        assumed["spec"]["nodeName"] = record.selected
+        self.snapshot.update_pod(assumed)
+        try:
+            await self.client.bind(namespace, name, record.selected)
+        except errors.StatusError as exc:
+            self.snapshot.remove_pod(assumed)
+            if exc.code != 404:
+                self.queue.add_unschedulable(queued, (), self.engine.now)
+            else:
+                self.queue.done(queued.key)
+            return
+        self.queue.done(queued.key)
+        await self.recorder.event(pod, "Normal", "Scheduled",
+                                  f"Successfully assigned {namespace}/{name} to {record.selected}")
+
+    async def _unschedulable(self, pod: dict[str, Any], queued: Any, record: DecisionRecord) -> None:
+        meta = pod["metadata"]
+        self.queue.add_unschedulable(queued, record.unschedulable_plugins, self.engine.now)
+        await self.recorder.event(pod, "Warning", "FailedScheduling", record.message)
+        conditions = [c for c in (pod.get("status") or {}).get("conditions") or [] if c.get("type") != "PodScheduled"]
+        conditions.append({"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                           "message": record.message, "lastProbeTime": None,
+                           "lastTransitionTime": _transition_time(pod)})
+        try:
+            await self.client.patch("pods", meta["name"], {"status": {"conditions": conditions}},
+                                    meta.get("namespace", "default"), patch_type="merge", sub="status")
+        except errors.StatusError:
+            pass
+        self._wake()
+
+
+def _transition_time(pod: dict[str, Any]) -> str:
+    for condition in (pod.get("status") or {}).get("conditions") or []:
+        if condition.get("type") == "PodScheduled" and condition.get("status") == "False":
+            return str(condition.get("lastTransitionTime") or clock.rfc3339())
+    return clock.rfc3339()
+
