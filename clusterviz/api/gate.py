@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from datetime import datetime
 from typing import Any, Protocol
 
 from .request import ApiRequest, ResourcePath
@@ -19,14 +20,17 @@ from .request import ApiRequest, ResourcePath
 class Gate(Protocol):
     """A cluster's simulation, as the API server sees it."""
 
+    def wall(self) -> datetime:
+        """The cluster's simulated time as a timestamp."""
+
     def request(self, req: ApiRequest, rp: ResourcePath, verb: str) -> AbstractAsyncContextManager[None]:
         """Hold a write while its request hop travels, and count it as running work."""
 
-    async def before_write(self, req: ApiRequest, rp: ResourcePath, verb: str, name: str) -> None:
-        """The apiserver -> etcd hop of a write."""
-
-    async def after_write(self, req: ApiRequest, rp: ResourcePath, verb: str, obj: dict[str, Any]) -> None:
-        """The etcd -> apiserver hop, after the write committed."""
+    async def write(
+        self, req: ApiRequest, rp: ResourcePath, verb: str, name: str,
+        perform: Callable[[], Awaitable[dict[str, Any]]],
+    ) -> dict[str, Any]:
+        """Perform a store write between its apiserver -> etcd and etcd -> apiserver hops."""
 
     async def watch(
         self, req: ApiRequest, rp: ResourcePath, start: int, matches: Callable[[dict[str, Any]], bool],

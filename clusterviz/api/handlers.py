@@ -57,12 +57,12 @@ async def cluster_id(name: str) -> int:
 
 async def store_write(req: ApiRequest, rp: ResourcePath, verb: str, name: str, write: Any, *args: Any) -> Any:
     """One store write, with its apiserver -> etcd -> apiserver hops when a simulation runs."""
-    if req.gate is not None:
-        await req.gate.before_write(req, rp, verb, name)
-    result = await write(*args)
-    if req.gate is not None:
-        await req.gate.after_write(req, rp, verb, result)
-    return result
+    try:
+        if req.gate is None:
+            return await write(*args)
+        return await req.gate.write(req, rp, verb, name, lambda: write(*args))
+    except kv.KeyNotFound:
+        raise not_found(rp, name) from None
 
 
 def key_of(rp: ResourcePath, name: str | None = None) -> kv.Key:

@@ -10,7 +10,7 @@ import logging
 
 from clusterviz.store import kv
 
-from . import discovery, errors, gate, handlers, openapi, virtual
+from . import clock, discovery, errors, gate, handlers, openapi, virtual
 from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
 from .watch import watch
 
@@ -60,11 +60,16 @@ async def _route(req: ApiRequest) -> ApiResponse:
         await handlers.cluster_id(req.cluster)
         return await served_by(req, rp)
     req.gate = await gate.for_cluster(req.cluster) if req.simulated else None
-    if req.gate is None or req.method in ("GET", "HEAD"):
+    if req.gate is None:
         return await _verb(req, rp)
-    verb = {"POST": "bind" if rp.sub == "binding" else "create", "PUT": "update", "PATCH": "patch"}.get(req.method, "delete")
-    async with req.gate.request(req, rp, verb):
-        return await _verb(req, rp)
+    with clock.using(req.gate.wall):
+        if req.method in ("GET", "HEAD"):
+            return await _verb(req, rp)
+        verb = {"POST": "bind" if rp.sub == "binding" else "create", "PUT": "update", "PATCH": "patch"}.get(
+            req.method, "delete"
+        )
+        async with req.gate.request(req, rp, verb):
+            return await _verb(req, rp)
 
 
 def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:

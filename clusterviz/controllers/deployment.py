@@ -16,9 +16,12 @@ from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
 
+from . import deployment_status as ds
 from . import deployment_util as du
+from .deployment_rollout import Rollouts
 from .util import (
     Obj,
+    RecentWrites,
     Worker,
     annotations_of,
     controller_ref,
@@ -49,9 +52,12 @@ class DeploymentController:
         self.deployments = cm.informers["deployments"]
         self.replica_sets = cm.informers["replicasets"]
         self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
+        self.written = RecentWrites()
+        self.written_rs = RecentWrites()
         self.creation = du.by_creation(cm.creation_rank)
+        self.rollouts = Rollouts(self)
         enqueue = self._enqueue
-        self.deployments.add_handler(Handler(enqueue, lambda old, new: enqueue(new), enqueue))
+        self.deployments.add_handler(Handler(enqueue, lambda old, new: enqueue(new), self._deployment_deleted))
         self.replica_sets.add_handler(Handler(self._rs_added, self._rs_updated, self._rs_deleted))
         cm.informers["pods"].add_handler(Handler(on_delete=self._pod_deleted))
 
@@ -62,6 +68,10 @@ class DeploymentController:
 
     def _enqueue(self, d: Obj) -> None:
         self.worker.add(key_of(d))
+
+    def _deployment_deleted(self, d: Obj) -> None:
+        self.written.forget(key_of(d))
+        self._enqueue(d)
 
     def _resolve(self, namespace: str, ref: dict[str, Any] | None) -> Obj | None:
         if ref is None or ref.get("kind") != "Deployment" or not str(ref.get("apiVersion", "")).startswith("apps/"):
@@ -114,6 +124,7 @@ class DeploymentController:
                 self._enqueue(d)
 
     def _rs_deleted(self, rs: Obj) -> None:
+        self.written_rs.forget(key_of(rs))
         d = self._resolve(meta(rs).get("namespace", ""), controller_ref(rs))
         if d is not None:
             self._enqueue(d)
@@ -133,7 +144,7 @@ class DeploymentController:
 
     async def sync(self, key: str) -> None:
         """syncDeployment."""
-        cached = self.deployments.get(key)
+        cached = self.written.fresh(self.deployments.get(key))
         if cached is None:
             return
         d = copy.deepcopy(cached)
@@ -142,15 +153,16 @@ class DeploymentController:
         except labels.SelectorError:
             return
         if selector.empty:
-            await self.recorder.event(d, "Warning", "SelectingAll",
-                                      "This deployment is selecting all pods. A non-empty selector is required.")
+            await self.recorder.event(
+                d, "Warning", "SelectingAll", "This deployment is selecting all pods. A non-empty selector is required."
+            )
             if int_field(status(d), "observedGeneration") < int_field(meta(d), "generation"):
                 d.setdefault("status", {})["observedGeneration"] = int_field(meta(d), "generation")
                 await self.client.update(d, sub="status")
             return
         rs_list = await self._claim_replica_sets(d, selector)
         if deleting(d):
-            new_rs, old_rss = await self._all_rs_and_sync_revision(d, rs_list, False)
+            new_rs, old_rss = await self.all_rs_and_sync_revision(d, rs_list, False)
             await self._sync_deployment_status(old_rss, new_rs, d)
             return
         await self._check_paused_conditions(d)
@@ -161,14 +173,17 @@ class DeploymentController:
             await self._sync_scale(d, rs_list)
             return
         if du.is_rolling(d):
-            await self._rollout_rolling(d, rs_list)
+            await self.rollouts.rolling(d, rs_list)
         else:
-            await self._rollout_recreate(d, rs_list)
+            await self.rollouts.recreate(d, rs_list)
 
     async def _claim_replica_sets(self, d: Obj, selector: labels.Selector) -> list[Obj]:
         """ClaimReplicaSets: own the matching orphans, release what no longer matches."""
         uid = meta(d).get("uid", "")
-        candidates = self.cm.rs_by_owner.get(uid) + self.cm.orphan_rs.get(meta(d).get("namespace", ""))
+        candidates = [
+            self.written_rs.fresh(rs) or rs
+            for rs in self.cm.rs_by_owner.get(uid) + self.cm.orphan_rs.get(meta(d).get("namespace", ""))
+        ]
         claimed: list[Obj] = []
         can_adopt: bool | None = None
         for rs in candidates:
@@ -182,7 +197,9 @@ class DeploymentController:
             if deleting(d) or deleting(rs) or not selector.matches(labels_of(rs)):
                 continue
             if can_adopt is None:
-                fresh = await self.client.get_or_none("deployments", meta(d).get("name", ""), meta(d).get("namespace", ""))
+                fresh = await self.client.get_or_none(
+                    "deployments", meta(d).get("name", ""), meta(d).get("namespace", "")
+                )
                 can_adopt = fresh is not None and meta(fresh).get("uid") == uid and not deleting(fresh)
             if can_adopt:
                 adopted = await self._patch_owner_refs(rs, [new_controller_ref(d)])
@@ -193,8 +210,9 @@ class DeploymentController:
     async def _patch_owner_refs(self, rs: Obj, refs: list[dict[str, Any]]) -> Obj | None:
         body = {"metadata": {"ownerReferences": refs, "uid": meta(rs).get("uid")}}
         try:
-            return await self.client.patch("replicasets", meta(rs).get("name", ""), body, meta(rs).get("namespace", ""),
-                                           patch_type="strategic")
+            return await self.client.patch(
+                "replicasets", meta(rs).get("name", ""), body, meta(rs).get("namespace", ""), patch_type="strategic"
+            )
         except errors.StatusError as exc:
             if exc.code == 404:
                 return None
@@ -206,36 +224,34 @@ class DeploymentController:
         wanted_status = d.get("status") or {}
         if annotations_changed:
             patch = {"metadata": {"annotations": {du.REVISION: annotations_of(d).get(du.REVISION)}}}
-            fresh = await self.client.patch("deployments", meta(d).get("name", ""), patch, meta(d).get("namespace", ""))
+            fresh = self.written.remember(
+                await self.client.patch("deployments", meta(d).get("name", ""), patch, meta(d).get("namespace", ""))
+            )
             d.clear()
             d.update(fresh)
             d["status"] = wanted_status
-        stored = await self.client.update(d, sub="status")
+        stored = self.written.remember(await self.client.update(d, sub="status"))
         d.clear()
         d.update(stored)
 
     async def _check_paused_conditions(self, d: Obj) -> None:
-        if spec(d).get("progressDeadlineSeconds") is None:
-            return
-        current = du.get_condition(status(d), "Progressing")
-        if current is not None and current.get("reason") == "ProgressDeadlineExceeded":
-            return
-        paused_known = current is not None and current.get("reason") == du.PAUSED_REASON
-        if spec(d).get("paused") and not paused_known:
-            condition = du.new_condition(self.cm.clock.rfc3339(), "Progressing", "Unknown", du.PAUSED_REASON, "Deployment is paused")
-        elif not spec(d).get("paused") and paused_known:
-            condition = du.new_condition(self.cm.clock.rfc3339(), "Progressing", "Unknown", du.RESUMED_REASON, "Deployment is resumed")
-        else:
-            return
-        du.set_condition(d.setdefault("status", {}), condition)
-        await self._write_status(d)
+        condition = ds.paused_condition(d, self.cm.clock.rfc3339())
+        if condition is not None:
+            ds.set_condition(d.setdefault("status", {}), condition)
+            await self._write_status(d)
 
-    async def _all_rs_and_sync_revision(self, d: Obj, rs_list: list[Obj], create: bool) -> tuple[Obj | None, list[Obj]]:
+    async def all_rs_and_sync_revision(self, d: Obj, rs_list: list[Obj], create: bool) -> tuple[Obj | None, list[Obj]]:
         """getAllReplicaSetsAndSyncRevision: the new ReplicaSet (created if asked) and the old ones."""
         template = spec(d).get("template")
         # FindNewReplicaSet: the oldest one with the Deployment's template; every other one is old.
-        existing = next((rs for rs in sorted(rs_list, key=self.creation)
-                         if du.equal_ignore_hash(spec(rs).get("template"), template)), None)
+        existing = next(
+            (
+                rs
+                for rs in sorted(rs_list, key=self.creation)
+                if du.equal_ignore_hash(spec(rs).get("template"), template)
+            ),
+            None,
+        )
         old_rss = [rs for rs in rs_list if rs is not existing]
         new_rs = await self._new_replica_set(d, rs_list, existing, old_rss, create)
         return new_rs, old_rss
@@ -251,15 +267,20 @@ class DeploymentController:
             min_ready = int_field(spec(d), "minReadySeconds")
             if annotations_updated or int_field(spec(rs_copy), "minReadySeconds") != min_ready:
                 rs_copy["spec"]["minReadySeconds"] = min_ready
-                updated = await self.client.update(rs_copy)
+                updated = self.written_rs.remember(await self.client.update(rs_copy))
                 rs_list[rs_list.index(existing)] = updated
                 return updated
             rs_revision = annotations_of(rs_copy).get(du.REVISION, "")
             needs_update = annotations_changed = self._set_deployment_revision(d, rs_revision)
-            if spec(d).get("progressDeadlineSeconds") is not None and du.get_condition(status(d), "Progressing") is None:
+            if (
+                spec(d).get("progressDeadlineSeconds") is not None
+                and ds.get_condition(status(d), "Progressing") is None
+            ):
                 message = f'Found new replica set "{meta(rs_copy).get("name")}"'
-                du.set_condition(d.setdefault("status", {}),
-                                 du.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", du.FOUND_NEW_RS_REASON, message))
+                ds.set_condition(
+                    d.setdefault("status", {}),
+                    ds.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", ds.FOUND_NEW_RS_REASON, message),
+                )
                 needs_update = True
             if needs_update:
                 await self._write_status(d, annotations_changed)
@@ -280,33 +301,48 @@ class DeploymentController:
         new_rs: Obj = {
             "apiVersion": "apps/v1",
             "kind": "ReplicaSet",
-            "metadata": {"name": f"{meta(d).get('name')}-{pod_hash}", "namespace": namespace,
-                         "labels": dict(template_meta["labels"]), "ownerReferences": [new_controller_ref(d)]},
-            "spec": {"replicas": 0, "minReadySeconds": int_field(spec(d), "minReadySeconds"), "selector": selector,
-                     "template": template},
+            "metadata": {
+                "name": f"{meta(d).get('name')}-{pod_hash}",
+                "namespace": namespace,
+                "labels": dict(template_meta["labels"]),
+                "ownerReferences": [new_controller_ref(d)],
+            },
+            "spec": {
+                "replicas": 0,
+                "minReadySeconds": int_field(spec(d), "minReadySeconds"),
+                "selector": selector,
+                "template": template,
+            },
         }
         replicas = du.new_rs_new_replicas(d, [*old_rss, new_rs], new_rs)
         new_rs["spec"]["replicas"] = replicas
         du.set_new_rs_annotations(d, new_rs, new_revision, False)
         already_exists = False
         try:
-            created = await self.client.create(new_rs, namespace)
+            created = self.written_rs.remember(await self.client.create(new_rs, namespace))
         except errors.StatusError as exc:
             if exc.reason != "AlreadyExists":
                 message = f'Failed to create new replica set "{meta(new_rs)["name"]}": {exc.message}'
                 if spec(d).get("progressDeadlineSeconds") is not None:
-                    du.set_condition(d.setdefault("status", {}),
-                                     du.new_condition(self.cm.clock.rfc3339(), "Progressing", "False", du.FAILED_RS_CREATE_REASON, message))
+                    ds.set_condition(
+                        d.setdefault("status", {}),
+                        ds.new_condition(
+                            self.cm.clock.rfc3339(), "Progressing", "False", ds.FAILED_RS_CREATE_REASON, message
+                        ),
+                    )
                     try:
                         await self._write_status(d)
                     except errors.StatusError:
                         pass  # the creation failure is the error worth reporting
-                await self.recorder.event(d, "Warning", du.FAILED_RS_CREATE_REASON, message)
+                await self.recorder.event(d, "Warning", ds.FAILED_RS_CREATE_REASON, message)
                 raise
             found = self.replica_sets.get(f"{namespace}/{meta(new_rs)['name']}")
             ref = controller_ref(found) if found is not None else None
-            if found is None or ref is None or ref.get("uid") != meta(d).get("uid") or not du.equal_ignore_hash(
-                spec(found).get("template"), spec(d).get("template")
+            if (
+                found is None
+                or ref is None
+                or ref.get("uid") != meta(d).get("uid")
+                or not du.equal_ignore_hash(spec(found).get("template"), spec(d).get("template"))
             ):
                 # A hash collision: bump collisionCount so the next sync computes another name.
                 d.setdefault("status", {})["collisionCount"] = int_field(status(d), "collisionCount") + 1
@@ -314,12 +350,19 @@ class DeploymentController:
                 raise
             created, already_exists = found, True
         if not already_exists and replicas > 0:
-            await self.recorder.event(d, "Normal", "ScalingReplicaSet",
-                                      f"Scaled up replica set {meta(created).get('name')} from 0 to {replicas}")
+            await self.recorder.event(
+                d,
+                "Normal",
+                "ScalingReplicaSet",
+                f"Scaled up replica set {meta(created).get('name')} from 0 to {replicas}",
+            )
         needs_update = annotations_changed = self._set_deployment_revision(d, new_revision)
         if not already_exists and spec(d).get("progressDeadlineSeconds") is not None:
             message = f'Created new replica set "{meta(created).get("name")}"'
-            du.set_condition(d.setdefault("status", {}), du.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", du.NEW_RS_REASON, message))
+            ds.set_condition(
+                d.setdefault("status", {}),
+                ds.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", ds.NEW_RS_REASON, message),
+            )
             needs_update = True
         if needs_update:
             await self._write_status(d, annotations_changed)
@@ -336,7 +379,8 @@ class DeploymentController:
     # --- scaling ----------------------------------------------------------------------------------
 
     async def _is_scaling_event(self, d: Obj, rs_list: list[Obj]) -> bool:
-        new_rs, old_rss = await self._all_rs_and_sync_revision(d, rs_list, False)
+        """isScalingEvent: an active ReplicaSet was sized for another spec.replicas."""
+        new_rs, old_rss = await self.all_rs_and_sync_revision(d, rs_list, False)
         for rs in du.active([*old_rss, *([new_rs] if new_rs else [])]):
             desired = annotations_of(rs).get(du.DESIRED_REPLICAS)
             if desired is not None and desired != str(replicas_of(d)):
@@ -345,53 +389,21 @@ class DeploymentController:
 
     async def _sync_scale(self, d: Obj, rs_list: list[Obj]) -> None:
         """sync: scale (proportionally when mid-rollout) without rolling out, then the status."""
-        new_rs, old_rss = await self._all_rs_and_sync_revision(d, rs_list, False)
-        await self._scale(d, new_rs, old_rss)
+        new_rs, old_rss = await self.all_rs_and_sync_revision(d, rs_list, False)
+        await self.rollouts.scale(d, new_rs, old_rss)
         if spec(d).get("paused"):
-            await self._cleanup(d, old_rss)
+            await self.rollouts.cleanup(d, old_rss)
         await self._sync_deployment_status(old_rss, new_rs, d)
 
-    async def _scale(self, d: Obj, new_rs: Obj | None, old_rss: list[Obj]) -> None:
-        target = self._active_or_latest(new_rs, old_rss)
-        if target is not None:
-            if replicas_of(target) != replicas_of(d):
-                await self._scale_rs(target, replicas_of(d), d)
-            return
-        if du.is_saturated(d, new_rs):
-            for old in du.active(old_rss):
-                await self._scale_rs(old, 0, d)
-            return
-        if not du.is_rolling(d):
-            return
-        all_rss = du.active([*old_rss, *([new_rs] if new_rs else [])])
-        allowed = replicas_of(d) + du.max_surge(d) if replicas_of(d) > 0 else 0
-        to_add = allowed - du.spec_replicas(all_rss)
-        if to_add != 0:
-            all_rss = du.sort_by_size(all_rss, self.cm.creation_rank, newer_first=to_add > 0)
-        added = 0
-        sizes: dict[str, int] = {}
-        for rs in all_rss:
-            proportion = du.get_proportion(rs, d, to_add, added) if to_add != 0 else 0
-            sizes[meta(rs)["name"]] = replicas_of(rs) + proportion
-            added += proportion
-        for index, rs in enumerate(all_rss):
-            name = meta(rs)["name"]
-            if index == 0 and to_add != 0:
-                # Leftovers of the rounding go to the largest ReplicaSet.
-                sizes[name] = max(sizes[name] + to_add - added, 0)
-            await self._scale_rs(rs, sizes[name], d)
+    async def _sync_deployment_status(self, old_rss: list[Obj], new_rs: Obj | None, d: Obj) -> None:
+        """syncDeploymentStatus: counts and Available, no Progressing update."""
+        all_rss = [*old_rss, *([new_rs] if new_rs else [])]
+        new_status = ds.calculate_status(all_rss, new_rs, d, self.cm.clock.rfc3339())
+        if new_status != status(d):
+            d["status"] = new_status
+            await self._write_status(d)
 
-    def _active_or_latest(self, new_rs: Obj | None, old_rss: list[Obj]) -> Obj | None:
-        """FindActiveOrLatest: the only active ReplicaSet, or the newest when none is active."""
-        if new_rs is None and not old_rss:
-            return None
-        newest_first = sorted(old_rss, key=self.creation, reverse=True)
-        actives = du.active([*newest_first, *([new_rs] if new_rs else [])])
-        if not actives:
-            return new_rs if new_rs is not None else newest_first[0]
-        return actives[0] if len(actives) == 1 else None
-
-    async def _scale_rs(self, rs: Obj, new_scale: int, d: Obj) -> tuple[bool, Obj]:
+    async def scale_rs(self, rs: Obj, new_scale: int, d: Obj) -> tuple[bool, Obj]:
         """scaleReplicaSet: size and replica annotations in one update; a ScalingReplicaSet event on resizing."""
         size_changed = replicas_of(rs) != new_scale
         desired, most = replicas_of(d), replicas_of(d) + du.max_surge(d)
@@ -401,195 +413,16 @@ class DeploymentController:
         rs_copy = copy.deepcopy(rs)
         rs_copy.setdefault("spec", {})["replicas"] = new_scale
         du.set_replicas_annotations(rs_copy, desired, most)
-        updated = await self.client.update(rs_copy)
+        updated = self.written_rs.remember(await self.client.update(rs_copy))
         if size_changed:
             direction = "up" if old_scale < new_scale else "down"
-            await self.recorder.event(d, "Normal", "ScalingReplicaSet",
-                                      f"Scaled {direction} replica set {meta(updated).get('name')} from {old_scale} to {new_scale}")
+            message = f"Scaled {direction} replica set {meta(updated).get('name')} from {old_scale} to {new_scale}"
+            await self.recorder.event(d, "Normal", "ScalingReplicaSet", message)
         return size_changed, updated
 
-    # --- rollouts -------------------------------------------------------------------------------
-
-    async def _rollout_rolling(self, d: Obj, rs_list: list[Obj]) -> None:
-        new_rs, old_rss = await self._all_rs_and_sync_revision(d, rs_list, True)
-        if new_rs is None:
-            return
-        if await self._reconcile_new_rs(d, [*old_rss, new_rs], new_rs):
-            await self._sync_rollout_status(old_rss, new_rs, d)
-            return
-        if await self._reconcile_old_rss(d, [*old_rss, new_rs], du.active(old_rss), new_rs):
-            await self._sync_rollout_status(old_rss, new_rs, d)
-            return
-        if du.deployment_complete(d, status(d)):
-            await self._cleanup(d, old_rss)
-        await self._sync_rollout_status(old_rss, new_rs, d)
-
-    async def _reconcile_new_rs(self, d: Obj, all_rss: list[Obj], new_rs: Obj) -> bool:
-        if replicas_of(new_rs) == replicas_of(d):
-            return False
-        if replicas_of(new_rs) > replicas_of(d):
-            return (await self._scale_rs(new_rs, replicas_of(d), d))[0]
-        return (await self._scale_rs(new_rs, du.new_rs_new_replicas(d, all_rss, new_rs), d))[0]
-
-    async def _reconcile_old_rss(self, d: Obj, all_rss: list[Obj], old_rss: list[Obj], new_rs: Obj) -> bool:
-        """Scale old ReplicaSets down as far as maxUnavailable allows, unhealthy Pods first."""
-        if du.spec_replicas(old_rss) == 0:
-            return False
-        min_available = replicas_of(d) - du.max_unavailable(d)
-        new_unavailable = replicas_of(new_rs) - int_field(status(new_rs), "availableReplicas")
-        max_scaled_down = du.spec_replicas(all_rss) - min_available - new_unavailable
-        if max_scaled_down <= 0:
-            return False
-        old_rss, cleaned = await self._cleanup_unhealthy(d, old_rss, max_scaled_down)
-        scaled = await self._scale_down_old_for_rolling(d, [*old_rss, new_rs], old_rss, min_available)
-        return cleaned + scaled > 0
-
-    async def _cleanup_unhealthy(self, d: Obj, old_rss: list[Obj], max_cleanup: int) -> tuple[list[Obj], int]:
-        old_rss = sorted(old_rss, key=self.creation)
-        total = 0
-        for index, rs in enumerate(old_rss):
-            if total >= max_cleanup:
-                break
-            unhealthy = replicas_of(rs) - int_field(status(rs), "availableReplicas")
-            if replicas_of(rs) == 0 or unhealthy == 0:
-                continue
-            count = min(max_cleanup - total, unhealthy)
-            _, old_rss[index] = await self._scale_rs(rs, replicas_of(rs) - count, d)
-            total += count
-        return old_rss, total
-
-    async def _scale_down_old_for_rolling(self, d: Obj, all_rss: list[Obj], old_rss: list[Obj], min_available: int) -> int:
-        available = du.status_count(all_rss, "availableReplicas")
-        if available <= min_available:
-            return 0
-        total, wanted = 0, available - min_available
-        for rs in sorted(old_rss, key=self.creation):
-            if total >= wanted:
-                break
-            if replicas_of(rs) == 0:
-                continue
-            count = min(replicas_of(rs), wanted - total)
-            await self._scale_rs(rs, replicas_of(rs) - count, d)
-            total += count
-        return total
-
-    async def _rollout_recreate(self, d: Obj, rs_list: list[Obj]) -> None:
-        """Scale every old ReplicaSet to zero, wait for their Pods to be gone, then scale up the new one."""
-        new_rs, old_rss = await self._all_rs_and_sync_revision(d, rs_list, False)
-        scaled_down = False
-        for index, rs in enumerate(old_rss):
-            if replicas_of(rs) > 0:
-                scaled, old_rss[index] = await self._scale_rs(rs, 0, d)
-                scaled_down = scaled_down or scaled
-        if scaled_down or self._old_pods_running(new_rs, old_rss):
-            await self._sync_rollout_status(old_rss, new_rs, d)
-            return
-        if new_rs is None:
-            new_rs, old_rss = await self._all_rs_and_sync_revision(d, rs_list, True)
-        if new_rs is not None:
-            _, new_rs = await self._scale_rs(new_rs, replicas_of(d), d)
-        if du.deployment_complete(d, status(d)):
-            await self._cleanup(d, old_rss)
-        await self._sync_rollout_status(old_rss, new_rs, d)
-
-    def _old_pods_running(self, new_rs: Obj | None, old_rss: list[Obj]) -> bool:
-        if du.status_count(old_rss, "replicas") > 0:
-            return True
-        for rs in old_rss:
-            if new_rs is not None and meta(rs).get("uid") == meta(new_rs).get("uid"):
-                continue
-            for pod in self.cm.pods_by_owner.get(meta(rs).get("uid", "")):
-                if status(pod).get("phase") not in ("Succeeded", "Failed"):
-                    return True
-        return False
-
-    async def _cleanup(self, d: Obj, old_rss: list[Obj]) -> None:
-        """cleanupDeployment: delete the oldest idle ReplicaSets beyond revisionHistoryLimit."""
-        limit = spec(d).get("revisionHistoryLimit")
-        if not isinstance(limit, int):
-            return
-        alive = sorted((rs for rs in old_rss if not deleting(rs)), key=du.by_revision(self.cm.creation_rank))
-        for rs in alive[: max(len(alive) - limit, 0)]:
-            if not du.cleanable(rs):
-                continue
-            try:
-                await self.client.delete("replicasets", meta(rs).get("name", ""), meta(rs).get("namespace", ""))
-            except errors.StatusError as exc:
-                if exc.code != 404:
-                    raise
-
-    # --- status -----------------------------------------------------------------------------------
-
-    def _calculate_status(self, all_rss: list[Obj], new_rs: Obj | None, d: Obj) -> dict[str, Any]:
-        available = du.status_count(all_rss, "availableReplicas")
-        counts = {
-            "observedGeneration": int_field(meta(d), "generation"),
-            "replicas": du.status_count(all_rss, "replicas"),
-            "updatedReplicas": du.status_count([new_rs] if new_rs else [], "replicas"),
-            "readyReplicas": du.status_count(all_rss, "readyReplicas"),
-            "availableReplicas": available,
-            "unavailableReplicas": max(du.spec_replicas(all_rss) - available, 0),
-        }
-        # Every field is omitempty in apps/v1.DeploymentStatus.
-        new_status: dict[str, Any] = {k: v for k, v in counts.items() if v}
-        if isinstance(status(d).get("collisionCount"), int):
-            new_status["collisionCount"] = status(d)["collisionCount"]
-        conditions = copy.deepcopy(status(d).get("conditions") or [])
-        if conditions:
-            new_status["conditions"] = conditions
-        if available >= replicas_of(d) - du.max_unavailable(d):
-            du.set_condition(new_status, du.new_condition(self.cm.clock.rfc3339(), "Available", "True", du.MIN_AVAILABLE_REASON,
-                                                          "Deployment has minimum availability."))
-        else:
-            du.set_condition(new_status, du.new_condition(self.cm.clock.rfc3339(), "Available", "False", du.MIN_UNAVAILABLE_REASON,
-                                                          "Deployment does not have minimum availability."))
-        return new_status
-
-    async def _sync_deployment_status(self, old_rss: list[Obj], new_rs: Obj | None, d: Obj) -> None:
-        new_status = self._calculate_status([*old_rss, *([new_rs] if new_rs else [])], new_rs, d)
+    async def sync_rollout_status(self, old_rss: list[Obj], new_rs: Obj | None, d: Obj) -> None:
+        """syncRolloutStatus: write the status (with Progressing) when it changed."""
+        new_status = ds.rollout_status([*old_rss, *([new_rs] if new_rs else [])], new_rs, d, self.cm.clock.rfc3339())
         if new_status != status(d):
             d["status"] = new_status
             await self._write_status(d)
-
-    async def _sync_rollout_status(self, old_rss: list[Obj], new_rs: Obj | None, d: Obj) -> None:
-        """syncRolloutStatus: the status plus the Progressing condition (progress deadlines are not enforced)."""
-        all_rss = [*old_rss, *([new_rs] if new_rs else [])]
-        new_status = self._calculate_status(all_rss, new_rs, d)
-        if spec(d).get("progressDeadlineSeconds") is None:
-            du.remove_condition(new_status, "Progressing")
-        current = du.get_condition(status(d), "Progressing")
-        complete = (int_field(new_status, "replicas") == int_field(new_status, "updatedReplicas") and current is not None
-                    and current.get("reason") == du.NEW_RS_AVAILABLE_REASON)
-        if spec(d).get("progressDeadlineSeconds") is not None and not complete:
-            what = f'ReplicaSet "{meta(new_rs).get("name")}"' if new_rs else f'Deployment "{meta(d).get("name")}"'
-            if du.deployment_complete(d, new_status):
-                du.set_condition(new_status, du.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", du.NEW_RS_AVAILABLE_REASON,
-                                                              f"{what} has successfully progressed."))
-            elif du.deployment_progressing(d, new_status):
-                condition = du.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", du.RS_UPDATED_REASON, f"{what} is progressing.")
-                if current is not None:
-                    # Progress refreshes lastUpdateTime even with an unchanged reason.
-                    if current.get("status") == "True":
-                        condition["lastTransitionTime"] = current.get("lastTransitionTime")
-                    du.remove_condition(new_status, "Progressing")
-                du.set_condition(new_status, condition)
-        self._copy_replica_failure(all_rss, new_rs, new_status)
-        if new_status != status(d):
-            d["status"] = new_status
-            await self._write_status(d)
-
-    @staticmethod
-    def _copy_replica_failure(all_rss: list[Obj], new_rs: Obj | None, new_status: dict[str, Any]) -> None:
-        """A ReplicaSet's ReplicaFailure condition (the new one's first) shows on the Deployment too."""
-        ordered = ([new_rs] if new_rs else []) + [rs for rs in all_rss if rs is not new_rs]
-        for rs in ordered:
-            failure = du.get_condition(status(rs), "ReplicaFailure")
-            if failure is not None:
-                condition = {"type": "ReplicaFailure", "status": failure.get("status"),
-                             "lastUpdateTime": failure.get("lastTransitionTime"),
-                             "lastTransitionTime": failure.get("lastTransitionTime"),
-                             "reason": failure.get("reason"), "message": failure.get("message")}
-                du.set_condition(new_status, condition)
-                return
-        du.remove_condition(new_status, "ReplicaFailure")
-

@@ -20,22 +20,17 @@ REVISION_HISTORY = "deployment.kubernetes.io/revision-history"
 DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas"
 MAX_REPLICAS = "deployment.kubernetes.io/max-replicas"
 # Never copied from the Deployment to its ReplicaSets.
-SKIPPED_ANNOTATIONS = frozenset({
-    "kubectl.kubernetes.io/last-applied-configuration", REVISION, REVISION_HISTORY, DESIRED_REPLICAS, MAX_REPLICAS,
-    "deprecated.deployment.rollback.to",
-})
+SKIPPED_ANNOTATIONS = frozenset(
+    {
+        "kubectl.kubernetes.io/last-applied-configuration",
+        REVISION,
+        REVISION_HISTORY,
+        DESIRED_REPLICAS,
+        MAX_REPLICAS,
+        "deprecated.deployment.rollback.to",
+    }
+)
 MAX_REVISION_HISTORY_CHARS = 2000
-
-# Condition reasons (deploymentutil).
-NEW_RS_REASON = "NewReplicaSetCreated"
-FOUND_NEW_RS_REASON = "FoundNewReplicaSet"
-RS_UPDATED_REASON = "ReplicaSetUpdated"
-NEW_RS_AVAILABLE_REASON = "NewReplicaSetAvailable"
-FAILED_RS_CREATE_REASON = "ReplicaSetCreateError"
-MIN_AVAILABLE_REASON = "MinimumReplicasAvailable"
-MIN_UNAVAILABLE_REASON = "MinimumReplicasUnavailable"
-PAUSED_REASON = "DeploymentPaused"
-RESUMED_REASON = "DeploymentResumed"
 
 SAFE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 _FNV_OFFSET, _FNV_PRIME = 0x811C9DC5, 0x01000193
@@ -156,24 +151,11 @@ def is_saturated(d: Obj, rs: Obj | None) -> bool:
     if rs is None:
         return False
     desired = annotations_of(rs).get(DESIRED_REPLICAS)
-    return (replicas_of(rs) == replicas_of(d) and desired == str(replicas_of(d))
-            and int_field(status(rs), "availableReplicas") == replicas_of(d))
-
-
-def deployment_complete(d: Obj, new_status: dict[str, Any]) -> bool:
-    want = replicas_of(d)
-    return (int_field(new_status, "updatedReplicas") == want and int_field(new_status, "replicas") == want
-            and int_field(new_status, "availableReplicas") == want
-            and int_field(new_status, "observedGeneration") >= int_field(meta(d), "generation"))
-
-
-def deployment_progressing(d: Obj, new_status: dict[str, Any]) -> bool:
-    old = status(d)
-    old_old = int_field(old, "replicas") - int_field(old, "updatedReplicas")
-    new_old = int_field(new_status, "replicas") - int_field(new_status, "updatedReplicas")
-    return (int_field(new_status, "updatedReplicas") > int_field(old, "updatedReplicas") or new_old < old_old
-            or int_field(new_status, "readyReplicas") > int_field(old, "readyReplicas")
-            or int_field(new_status, "availableReplicas") > int_field(old, "availableReplicas"))
+    return (
+        replicas_of(rs) == replicas_of(d)
+        and desired == str(replicas_of(d))
+        and int_field(status(rs), "availableReplicas") == replicas_of(d)
+    )
 
 
 def get_proportion(rs: Obj, d: Obj, to_add: int, added: int) -> int:
@@ -263,41 +245,6 @@ def set_new_rs_annotations(d: Obj, rs: Obj, new_revision: str, exists: bool) -> 
     return changed
 
 
-# --- conditions -----------------------------------------------------------------------------------
-
-
-def new_condition(now: str, type_: str, status_: str, reason: str, message: str) -> dict[str, Any]:
-    """NewDeploymentCondition, stamped ``now``."""
-    return {"type": type_, "status": status_, "lastUpdateTime": now, "lastTransitionTime": now, "reason": reason,
-            "message": message}
-
-
-def get_condition(status_: dict[str, Any], type_: str) -> dict[str, Any] | None:
-    for condition in status_.get("conditions") or []:
-        if isinstance(condition, dict) and condition.get("type") == type_:
-            return condition
-    return None
-
-
-def set_condition(status_: dict[str, Any], condition: dict[str, Any]) -> None:
-    """SetDeploymentCondition: no change for the same status and reason; keep the transition time if status holds."""
-    current = get_condition(status_, condition["type"])
-    if current is not None and current.get("status") == condition["status"] and current.get("reason") == condition["reason"]:
-        return
-    if current is not None and current.get("status") == condition["status"]:
-        condition["lastTransitionTime"] = current.get("lastTransitionTime")
-    remove_condition(status_, condition["type"])
-    status_.setdefault("conditions", []).append(condition)
-
-
-def remove_condition(status_: dict[str, Any], type_: str) -> None:
-    kept = [c for c in status_.get("conditions") or [] if not (isinstance(c, dict) and c.get("type") == type_)]
-    if kept:
-        status_["conditions"] = kept
-    else:
-        status_.pop("conditions", None)
-
-
 # --- orderings ------------------------------------------------------------------------------------
 
 
@@ -319,5 +266,9 @@ def sort_by_size(rss: list[Obj], rank: Callable[[Obj], tuple[str, int]], newer_f
 
 def cleanable(rs: Obj) -> bool:
     """Whether revision-history cleanup may delete this old ReplicaSet."""
-    return (int_field(status(rs), "replicas") == 0 and replicas_of(rs) == 0 and not deleting(rs)
-            and int_field(meta(rs), "generation") <= int_field(status(rs), "observedGeneration"))
+    return (
+        int_field(status(rs), "replicas") == 0
+        and replicas_of(rs) == 0
+        and not deleting(rs)
+        and int_field(meta(rs), "generation") <= int_field(status(rs), "observedGeneration")
+    )

@@ -58,8 +58,12 @@ def address_of(service: Obj, pod: Obj) -> dict[str, Any]:
     address: dict[str, Any] = {"ip": status(pod).get("podIP") or (status(pod).get("podIPs") or [{}])[0].get("ip")}
     if spec(pod).get("nodeName"):
         address["nodeName"] = spec(pod)["nodeName"]
-    address["targetRef"] = {"kind": "Pod", "namespace": meta(pod).get("namespace"), "name": meta(pod).get("name"),
-                            "uid": meta(pod).get("uid")}
+    address["targetRef"] = {
+        "kind": "Pod",
+        "namespace": meta(pod).get("namespace"),
+        "name": meta(pod).get("name"),
+        "uid": meta(pod).get("uid"),
+    }
     hostname = spec(pod).get("hostname")
     if hostname and spec(pod).get("subdomain") == meta(service).get("name"):
         address["hostname"] = hostname
@@ -90,12 +94,19 @@ def repack(entries: list[tuple[dict[str, Any], bool, dict[str, Any] | None]]) ->
             subset["addresses"] = ready
         if not_ready:
             subset["notReadyAddresses"] = not_ready
-        subset_ports = [ports[k] for k in sorted(port_keys, key=lambda k: (str(k[0]), k[1] or 0, str(k[2]))) if ports[k]]
+        subset_ports = [
+            ports[k] for k in sorted(port_keys, key=lambda k: (str(k[0]), k[1] or 0, str(k[2]))) if ports[k]
+        ]
         if subset_ports:
             subset["ports"] = subset_ports
         subsets.append(subset)
-    return sorted(subsets, key=lambda s: [(a["ip"], (a.get("targetRef") or {}).get("uid", ""))
-                                          for a in s.get("addresses", []) + s.get("notReadyAddresses", [])])
+    return sorted(
+        subsets,
+        key=lambda s: [
+            (a["ip"], (a.get("targetRef") or {}).get("uid", ""))
+            for a in s.get("addresses", []) + s.get("notReadyAddresses", [])
+        ],
+    )
 
 
 class EndpointsController:
@@ -137,10 +148,14 @@ class EndpointsController:
     def _pod_updated(self, old: Obj, new: Obj) -> None:
         if meta(old).get("resourceVersion") == meta(new).get("resourceVersion"):
             return
-        relevant = (labels_of(old) != labels_of(new) or deleting(old) != deleting(new)
-                    or is_pod_ready(old) != is_pod_ready(new) or status(old).get("phase") != status(new).get("phase")
-                    or status(old).get("podIP") != status(new).get("podIP")
-                    or any(spec(old).get(f) != spec(new).get(f) for f in ("nodeName", "hostname", "subdomain")))
+        relevant = (
+            labels_of(old) != labels_of(new)
+            or deleting(old) != deleting(new)
+            or is_pod_ready(old) != is_pod_ready(new)
+            or status(old).get("phase") != status(new).get("phase")
+            or status(old).get("podIP") != status(new).get("podIP")
+            or any(spec(old).get(f) != spec(new).get(f) for f in ("nodeName", "hostname", "subdomain"))
+        )
         if not relevant:
             return
         services = {key_of(s): s for s in self._services_for(old) + self._services_for(new)}
@@ -168,8 +183,11 @@ class EndpointsController:
         current = self.endpoints.get(key)
         if current is not None and (current.get("subsets") or []) == subsets and labels_of(current) == wanted_labels:
             return
-        body: Obj = copy.deepcopy(current) if current is not None else {
-            "apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": name, "namespace": namespace}}
+        body: Obj = (
+            copy.deepcopy(current)
+            if current is not None
+            else {"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": name, "namespace": namespace}}
+        )
         body["metadata"]["labels"] = wanted_labels
         if not wanted_labels:
             body["metadata"].pop("labels")
@@ -182,7 +200,9 @@ class EndpointsController:
         else:
             await self.client.update(body)
 
-    def _entries(self, service: Obj, selector: labels.Selector) -> list[tuple[dict[str, Any], bool, dict[str, Any] | None]]:
+    def _entries(
+        self, service: Obj, selector: labels.Selector
+    ) -> list[tuple[dict[str, Any], bool, dict[str, Any] | None]]:
         """(address, ready, port) for every selected Pod and Service port, as addEndpointSubset produces them."""
         publish = spec(service).get("publishNotReadyAddresses") is True
         service_ports = [p for p in spec(service).get("ports") or [] if isinstance(p, dict)]

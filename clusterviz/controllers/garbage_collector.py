@@ -38,11 +38,13 @@ class GarbageCollector:
             informer = cm.informers[plural]
             self.uids.append(Index(informer, by_uid))
             self.dependents[plural] = Index(informer, by_owner_uids)
-            informer.add_handler(Handler(
-                lambda obj, p=plural: self._changed(p, obj),
-                lambda old, new, p=plural: self._changed(p, new),
-                self._owner_gone,
-            ))
+            informer.add_handler(
+                Handler(
+                    lambda obj, p=plural: self._changed(p, obj),
+                    lambda old, new, p=plural: self._changed(p, new),
+                    self._owner_gone,
+                )
+            )
 
     def start(self) -> None:
         self.worker.start()
@@ -76,13 +78,18 @@ class GarbageCollector:
         name, uid = meta(obj).get("name", ""), meta(obj).get("uid")
         try:
             if not solid:
-                options = {"kind": "DeleteOptions", "apiVersion": "v1", "preconditions": {"uid": uid},
-                           "propagationPolicy": "Background"}
+                options = {
+                    "kind": "DeleteOptions",
+                    "apiVersion": "v1",
+                    "preconditions": {"uid": uid},
+                    "propagationPolicy": "Background",
+                }
                 await self.client.delete(plural, name, namespace, options)
             else:
                 refs: list[dict[str, Any]] = [{"$patch": "delete", "uid": ref.get("uid")} for ref in dangling]
-                await self.client.patch(plural, name, {"metadata": {"ownerReferences": refs, "uid": uid}}, namespace,
-                                        patch_type="strategic")
+                await self.client.patch(
+                    plural, name, {"metadata": {"ownerReferences": refs, "uid": uid}}, namespace, patch_type="strategic"
+                )
         except errors.StatusError as exc:
             # Gone already, or replaced by a namesake (the uid precondition failed): nothing to collect.
             if exc.code not in (404, 409):
@@ -99,5 +106,7 @@ class GarbageCollector:
         if resource is None:
             return False  # an owner type this server does not serve cannot be checked; leave it be
         plural = f"{resource.plural}.{resource.group}" if resource.group else resource.plural
-        owner = await self.client.get_or_none(plural, str(ref.get("name", "")), namespace if resource.namespaced else "")
+        owner = await self.client.get_or_none(
+            plural, str(ref.get("name", "")), namespace if resource.namespaced else ""
+        )
         return owner is None or meta(owner).get("uid") != uid

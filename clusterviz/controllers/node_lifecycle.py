@@ -127,13 +127,17 @@ class NodeLifecycleController:
         for node in nodes:
             name = meta(node).get("name", "")
             if name not in self.known:
-                await self.recorder.event(node, "Normal", "RegisteredNode", f"Node {name} event: Registered Node {name} in Controller")
+                await self.recorder.event(
+                    node, "Normal", "RegisteredNode", f"Node {name} event: Registered Node {name} in Controller"
+                )
                 self.known[name] = node
                 await self._mark_reachable(name, node)
         for name in [n for n in self.known if n not in names]:
             node = self.known.pop(name)
             self.health.pop(name, None)
-            await self.recorder.event(node, "Normal", "RemovingNode", f"Node {name} event: Removing Node {name} from Controller")
+            await self.recorder.event(
+                node, "Normal", "RemovingNode", f"Node {name} event: Removing Node {name} from Controller"
+            )
         zone_ready: dict[str, list[str]] = {}
         for node in nodes:
             name = meta(node).get("name", "")
@@ -169,16 +173,22 @@ class NodeLifecycleController:
         current = ready_condition(node)
         if current is None:
             created = meta(node).get("creationTimestamp")
-            observed: dict[str, Any] = {"type": "Ready", "status": "Unknown", "lastHeartbeatTime": created,
-                                        "lastTransitionTime": created}
+            observed: dict[str, Any] = {
+                "type": "Ready",
+                "status": "Unknown",
+                "lastHeartbeatTime": created,
+                "lastTransitionTime": created,
+            }
             grace = NODE_STARTUP_GRACE_PERIOD
         else:
             observed = copy.deepcopy(current)
             grace = self.settings.node_monitor_grace_period
         health = self.health.get(name)
         heartbeat = current.get("lastHeartbeatTime") if current else None
-        if health is None or health.has_ready != (current is not None) or (
-            current is not None and health.heartbeat != heartbeat
+        if (
+            health is None
+            or health.has_ready != (current is not None)
+            or (current is not None and health.heartbeat != heartbeat)
         ):
             # First sight, or the kubelet posted status: probe time is now.
             health = NodeHealth(now, current is not None, heartbeat, health.lease_version if health else None)
@@ -199,17 +209,32 @@ class NodeLifecycleController:
         for type_ in MONITORED_CONDITIONS:
             condition = next((c for c in conditions if isinstance(c, dict) and c.get("type") == type_), None)
             if condition is None:
-                conditions.append({"type": type_, "status": "Unknown", "lastHeartbeatTime": meta(node).get("creationTimestamp"),
-                                   "lastTransitionTime": stamp, "reason": "NodeStatusNeverUpdated",
-                                   "message": "Kubelet never posted node status."})
+                conditions.append(
+                    {
+                        "type": type_,
+                        "status": "Unknown",
+                        "lastHeartbeatTime": meta(node).get("creationTimestamp"),
+                        "lastTransitionTime": stamp,
+                        "reason": "NodeStatusNeverUpdated",
+                        "message": "Kubelet never posted node status.",
+                    }
+                )
             elif condition.get("status") != "Unknown":
-                condition.update(status="Unknown", reason="NodeStatusUnknown",
-                                 message="Kubelet stopped posting node status.", lastTransitionTime=stamp)
+                condition.update(
+                    status="Unknown",
+                    reason="NodeStatusUnknown",
+                    message="Kubelet stopped posting node status.",
+                    lastTransitionTime=stamp,
+                )
         current = ready_condition(node)
         if current != observed:
             await self.client.update(node, sub="status")
-            self.health[name] = NodeHealth(health.probe, current is not None,
-                                           current.get("lastHeartbeatTime") if current else None, health.lease_version)
+            self.health[name] = NodeHealth(
+                health.probe,
+                current is not None,
+                current.get("lastHeartbeatTime") if current else None,
+                health.lease_version,
+            )
         return observed, current
 
     async def _mark_pods_not_ready(self, node_name: str) -> bool:
@@ -255,7 +280,9 @@ class NodeLifecycleController:
         if self.all_disrupted:
             return False
         zone = zone_of(node)
-        return self.zone_states.get(zone) != "PartialDisruption" or self.zone_sizes.get(zone, 0) > LARGE_CLUSTER_THRESHOLD
+        return (
+            self.zone_states.get(zone) != "PartialDisruption" or self.zone_sizes.get(zone, 0) > LARGE_CLUSTER_THRESHOLD
+        )
 
     async def _taint_for_eviction(self, node: Obj, observed: dict[str, Any]) -> None:
         """processTaintBaseEviction: NoExecute not-ready or unreachable, mutually exclusive, after the Ready condition."""
@@ -270,13 +297,17 @@ class NodeLifecycleController:
             await self._mark_reachable(name, node)
 
     async def _mark_reachable(self, name: str, node: Obj) -> None:
-        removable = [t for t in ((UNREACHABLE_TAINT, "NoExecute"), (NOT_READY_TAINT, "NoExecute")) if self._has_taint(node, t)]
+        removable = [
+            t for t in ((UNREACHABLE_TAINT, "NoExecute"), (NOT_READY_TAINT, "NoExecute")) if self._has_taint(node, t)
+        ]
         if removable:
             await self.swap_taints(name, [], removable)
 
     @staticmethod
     def _has_taint(node: Obj, taint: Taint) -> bool:
-        return any(isinstance(t, dict) and (t.get("key"), t.get("effect")) == taint for t in spec(node).get("taints") or [])
+        return any(
+            isinstance(t, dict) and (t.get("key"), t.get("effect")) == taint for t in spec(node).get("taints") or []
+        )
 
     async def _sync_no_schedule_taints(self, name: str) -> None:
         """doNoScheduleTaintingPass: NoSchedule taints mirror the node's conditions and spec.unschedulable."""
@@ -290,8 +321,13 @@ class NodeLifecycleController:
                 wanted.append(key)
         if spec(node).get("unschedulable"):
             wanted.append(UNSCHEDULABLE_TAINT)
-        existing = [t.get("key") for t in spec(node).get("taints") or [] if isinstance(t, dict)
-                    and t.get("effect") == "NoSchedule" and (t.get("key") in CONDITION_TAINT_KEYS or t.get("key") == UNSCHEDULABLE_TAINT)]
+        existing = [
+            t.get("key")
+            for t in spec(node).get("taints") or []
+            if isinstance(t, dict)
+            and t.get("effect") == "NoSchedule"
+            and (t.get("key") in CONDITION_TAINT_KEYS or t.get("key") == UNSCHEDULABLE_TAINT)
+        ]
         to_add = [(k, "NoSchedule") for k in wanted if k not in existing]
         to_remove = [(str(k), "NoSchedule") for k in existing if k not in wanted]
         if to_add or to_remove:

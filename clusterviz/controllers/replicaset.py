@@ -23,19 +23,18 @@ from typing import TYPE_CHECKING, Any
 from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
-from clusterviz.sim.engine import Engine
 
+from .pod_control import Expectations, pod_from_template, pods_to_delete
 from .util import (
     Obj,
+    RecentWrites,
     Worker,
-    annotations_of,
     controller_ref,
     deleting,
     int_field,
     is_pod_active,
     is_pod_ready,
     labels_of,
-    max_restarts,
     meta,
     new_controller_ref,
     replicas_of,
@@ -52,14 +51,10 @@ log = logging.getLogger(__name__)
 
 # At most this many Pods are created or deleted in one sync (--replicaset-burst... upstream's BurstReplicas).
 BURST_REPLICAS = 500
-# Expectations older than this are given up on (upstream's ExpectationsTimeout, 5 minutes).
-EXPECTATIONS_TTL = 300.0
 # generateName keeps room for the 5 random characters within a 63-character name.
 GENERATED_PREFIX_MAX = 58
 SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 NAME_ATTEMPTS = 8
-DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost"
-PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
 
 
 @dataclass(frozen=True)
@@ -76,71 +71,6 @@ REPLICA_SET = WorkloadKind("ReplicaSet", "apps", "replicasets", "replicaset-cont
 REPLICATION_CONTROLLER = WorkloadKind("ReplicationController", "", "replicationcontrollers", "replication-controller")
 
 
-class Expectations:
-    """Pods a controller has created or deleted but not yet seen in its cache, per controller key."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self._adds: dict[str, dict[str, None]] = {}
-        self._dels: dict[str, dict[str, None]] = {}
-        self._since: dict[str, float] = {}
-
-    def expect_creation(self, key: str, pod_key: str) -> None:
-        self._adds.setdefault(key, {})[pod_key] = None
-        self._since[key] = self.engine.now
-
-    def expect_deletions(self, key: str, pod_keys: list[str]) -> None:
-        self._dels.setdefault(key, {}).update(dict.fromkeys(pod_keys))
-        self._since[key] = self.engine.now
-
-    def creation_observed(self, key: str, pod_key: str) -> None:
-        self._adds.get(key, {}).pop(pod_key, None)
-
-    def deletion_observed(self, key: str, pod_key: str) -> None:
-        self._dels.get(key, {}).pop(pod_key, None)
-
-    def pending(self, key: str) -> tuple[int, int]:
-        """(creations, deletions) still to be observed."""
-        return len(self._adds.get(key, ())), len(self._dels.get(key, ()))
-
-    def satisfied(self, key: str) -> bool:
-        """True when every expected Pod has been observed, or the expectations expired."""
-        if not self._adds.get(key) and not self._dels.get(key):
-            return True
-        return self.engine.now - self._since.get(key, self.engine.now) > EXPECTATIONS_TTL
-
-    def forget(self, key: str) -> None:
-        self._adds.pop(key, None)
-        self._dels.pop(key, None)
-        self._since.pop(key, None)
-
-
-def pod_from_template(owner: Obj, name: str, prefix: str) -> Obj:
-    """controller.GetPodFromTemplate: a Pod of the owner's template, controlled by the owner."""
-    template = spec(owner).get("template") or {}
-    template_meta = template.get("metadata") or {}
-    pod_meta: dict[str, Any] = {"name": name, "generateName": prefix, "namespace": meta(owner).get("namespace")}
-    for field in ("labels", "annotations", "finalizers"):
-        if template_meta.get(field):
-            pod_meta[field] = copy.deepcopy(template_meta[field])
-    pod_meta["ownerReferences"] = [new_controller_ref(owner)]
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": pod_meta, "spec": copy.deepcopy(template.get("spec") or {})}
-
-
-def _deletion_cost(pod: Obj) -> int:
-    try:
-        return int(annotations_of(pod).get(DELETION_COST_ANNOTATION, "0"))
-    except ValueError:
-        return 0
-
-
-def _after_or_zero(first: Any, second: Any) -> bool:
-    """Upstream's afterOrZero: a missing time counts as the earliest."""
-    if first is None or second is None:
-        return first is None
-    return bool(first > second)
-
-
 class ReplicaSetController:
     """Keeps the Pods of every ReplicaSet (or ReplicationController) at spec.replicas."""
 
@@ -154,6 +84,7 @@ class ReplicaSetController:
         self.owners = cm.informers[kind.plural]
         self.pods = cm.informers["pods"]
         self.expectations = Expectations(cm.engine)
+        self.written = RecentWrites()
         self.worker = Worker(cm.engine, f"controller-manager/{kind.component}", self.sync)
         self.owners.add_handler(Handler(self._owner_added, self._owner_updated, self._owner_deleted))
         self.pods.add_handler(Handler(self._pod_added, self._pod_updated, self._pod_deleted))
@@ -172,6 +103,7 @@ class ReplicaSetController:
     def _owner_deleted(self, owner: Obj) -> None:
         key = key_of(owner)
         self.expectations.forget(key)
+        self.written.forget(key)
         self.worker.add(key)
 
     def _resolve(self, namespace: str, ref: dict[str, Any]) -> Obj | None:
@@ -266,7 +198,7 @@ class ReplicaSetController:
 
     async def sync(self, key: str) -> None:
         """syncReplicaSet: claim Pods, create or delete to reach spec.replicas, write the status."""
-        owner = self.owners.get(key)
+        owner = self.written.fresh(self.owners.get(key))
         if owner is None:
             self.expectations.forget(key)
             return
@@ -322,15 +254,18 @@ class ReplicaSetController:
 
     async def _can_adopt(self, owner: Obj) -> bool:
         """RecheckDeletionTimestamp: adopt only for an owner that is, fresh from the API, alive and the same."""
-        fresh = await self.client.get_or_none(self.kind.plural, meta(owner).get("name", ""), meta(owner).get("namespace", ""))
+        fresh = await self.client.get_or_none(
+            self.kind.plural, meta(owner).get("name", ""), meta(owner).get("namespace", "")
+        )
         return fresh is not None and meta(fresh).get("uid") == meta(owner).get("uid") and not deleting(fresh)
 
     async def _patch_owner_refs(self, pod: Obj, refs: list[dict[str, Any]]) -> Obj | None:
         """Adopt or release a Pod with the strategic merge patch upstream sends; None if it is gone."""
         body = {"metadata": {"ownerReferences": refs, "uid": meta(pod).get("uid")}}
         try:
-            return await self.client.patch("pods", meta(pod).get("name", ""), body, meta(pod).get("namespace", ""),
-                                           patch_type="strategic")
+            return await self.client.patch(
+                "pods", meta(pod).get("name", ""), body, meta(pod).get("namespace", ""), patch_type="strategic"
+            )
         except errors.StatusError as exc:
             if exc.code == 404:
                 return None
@@ -344,7 +279,10 @@ class ReplicaSetController:
             if error is not None:
                 raise error
         elif diff > 0:
-            victims = self._pods_to_delete(pods, self._related_pods(owner), min(diff, BURST_REPLICAS))
+            related = self._related_pods(owner)
+            victims = pods_to_delete(
+                pods, related, min(diff, BURST_REPLICAS), self.cm.ready_since, self.cm.creation_rank
+            )
             self.expectations.expect_deletions(key, [key_of(p) for p in victims])
             jobs = [functools.partial(self._delete_pod, owner, key, pod) for pod in victims]
             results = await run_parallel(self.engine, f"{self.worker.name}/delete", jobs)
@@ -410,47 +348,6 @@ class ReplicaSetController:
             related.extend(self.cm.pods_by_owner.get(meta(sibling).get("uid", "")))
         return related
 
-    def _pods_to_delete(self, pods: list[Obj], related: list[Obj], count: int) -> list[Obj]:
-        """getPodsToDelete: the ``count`` Pods upstream's ActivePodsWithRanks puts first."""
-        if count >= len(pods):
-            return pods[:count]
-        on_node: dict[str, int] = {}
-        for pod in related:
-            if is_pod_active(pod):
-                node = spec(pod).get("nodeName") or ""
-                on_node[node] = on_node.get(node, 0) + 1
-        ranks = {key_of(p): on_node.get(spec(p).get("nodeName") or "", 0) for p in pods}
-
-        def less(a: Obj, b: Obj) -> bool:
-            node_a, node_b = spec(a).get("nodeName") or "", spec(b).get("nodeName") or ""
-            if node_a != node_b and (not node_a or not node_b):
-                return not node_a
-            phase_a = PHASE_ORDINAL.get(status(a).get("phase", ""), 0)
-            phase_b = PHASE_ORDINAL.get(status(b).get("phase", ""), 0)
-            if phase_a != phase_b:
-                return phase_a < phase_b
-            if is_pod_ready(a) != is_pod_ready(b):
-                return not is_pod_ready(a)
-            if _deletion_cost(a) != _deletion_cost(b):
-                return _deletion_cost(a) < _deletion_cost(b)
-            if ranks[key_of(a)] != ranks[key_of(b)]:
-                return ranks[key_of(a)] > ranks[key_of(b)]
-            if is_pod_ready(a) and is_pod_ready(b):
-                ready_a, ready_b = self.cm.ready_since(a), self.cm.ready_since(b)
-                if ready_a != ready_b:
-                    return _after_or_zero(ready_a, ready_b)
-            if max_restarts(a) != max_restarts(b):
-                return max_restarts(a) > max_restarts(b)
-            created_a, created_b = self.cm.creation_rank(a), self.cm.creation_rank(b)
-            if created_a != created_b:
-                return _after_or_zero(created_a, created_b)
-            return False
-
-        def compare(a: Obj, b: Obj) -> int:
-            return -1 if less(a, b) else (1 if less(b, a) else 0)
-
-        return sorted(pods, key=functools.cmp_to_key(compare))[:count]
-
     # --- status ---------------------------------------------------------------------------------
 
     def _calculate_status(self, owner: Obj, pods: list[Obj], manage_error: errors.StatusError | None) -> dict[str, Any]:
@@ -470,20 +367,38 @@ class ReplicaSetController:
         if manage_error is not None and failure is None:
             diff = len(pods) - replicas_of(owner)
             reason = "FailedCreate" if diff < 0 else ("FailedDelete" if diff > 0 else "")
-            conditions.append({"type": "ReplicaFailure", "status": "True", "lastTransitionTime": self.cm.clock.rfc3339(),
-                               "reason": reason, "message": manage_error.message})
+            conditions.append(
+                {
+                    "type": "ReplicaFailure",
+                    "status": "True",
+                    "lastTransitionTime": self.cm.clock.rfc3339(),
+                    "reason": reason,
+                    "message": manage_error.message,
+                }
+            )
         elif manage_error is None and failure is not None:
             conditions = [c for c in conditions if c.get("type") != "ReplicaFailure"]
-        return {"replicas": len(pods), "fullyLabeledReplicas": fully_labeled, "readyReplicas": ready,
-                "availableReplicas": available, "conditions": conditions}
+        return {
+            "replicas": len(pods),
+            "fullyLabeledReplicas": fully_labeled,
+            "readyReplicas": ready,
+            "availableReplicas": available,
+            "conditions": conditions,
+        }
 
     async def _update_status(self, owner: Obj, new: dict[str, Any]) -> Obj:
         """updateReplicaSetStatus: write only on change, retrying once on a conflict with a fresh read."""
         old = status(owner)
         generation = int_field(meta(owner), "generation")
-        unchanged = all(int_field(old, f) == new[f] for f in ("replicas", "fullyLabeledReplicas", "readyReplicas",
-                                                              "availableReplicas"))
-        if unchanged and int_field(old, "observedGeneration") == generation and (old.get("conditions") or []) == new["conditions"]:
+        unchanged = all(
+            int_field(old, f) == new[f]
+            for f in ("replicas", "fullyLabeledReplicas", "readyReplicas", "availableReplicas")
+        )
+        if (
+            unchanged
+            and int_field(old, "observedGeneration") == generation
+            and (old.get("conditions") or []) == new["conditions"]
+        ):
             return owner
         # Go's omitempty: zero counts and empty conditions are left out, replicas always written.
         wire: dict[str, Any] = {"replicas": new["replicas"]}
@@ -499,10 +414,11 @@ class ReplicaSetController:
             body = copy.deepcopy(current)
             body["status"] = wire
             try:
-                return await self.client.update(body, sub="status")
+                return self.written.remember(await self.client.update(body, sub="status"))
             except errors.StatusError as exc:
                 if attempt == 1 or exc.code != 409:
                     raise
-                current = await self.client.get(self.kind.plural, meta(owner).get("name", ""),
-                                                meta(owner).get("namespace", ""))
+                current = await self.client.get(
+                    self.kind.plural, meta(owner).get("name", ""), meta(owner).get("namespace", "")
+                )
         return current

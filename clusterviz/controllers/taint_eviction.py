@@ -46,7 +46,9 @@ def tolerates(toleration: dict[str, Any], taint: dict[str, Any]) -> bool:
     return operator == "Equal" and (toleration.get("value") or "") == (taint.get("value") or "")
 
 
-def matching_tolerations(taints: list[dict[str, Any]], tolerations: list[dict[str, Any]]) -> tuple[bool, list[dict[str, Any]]]:
+def matching_tolerations(
+    taints: list[dict[str, Any]], tolerations: list[dict[str, Any]]
+) -> tuple[bool, list[dict[str, Any]]]:
     """GetMatchingTolerations: whether every taint is tolerated, and the tolerations that do it."""
     used: list[dict[str, Any]] = []
     for taint in taints:
@@ -90,7 +92,9 @@ class TaintEvictionController:
         self.worker.add(f"pod:{key_of(pod)}")
 
     def _pod_updated(self, old: Obj, new: Obj) -> None:
-        if spec(old).get("tolerations") != spec(new).get("tolerations") or spec(old).get("nodeName") != spec(new).get("nodeName"):
+        if spec(old).get("tolerations") != spec(new).get("tolerations") or spec(old).get("nodeName") != spec(new).get(
+            "nodeName"
+        ):
             self._pod_added(new)
 
     def _pod_deleted(self, pod: Obj) -> None:
@@ -172,8 +176,9 @@ class TaintEvictionController:
 
     async def _cancel(self, key: str) -> None:
         if self.scheduled.pop(key, None) is not None:
-            await self.recorder.event(self._pod_ref(key), "Normal", "TaintManagerEviction",
-                                      f"Cancelling deletion of Pod {key}")
+            await self.recorder.event(
+                self._pod_ref(key), "Normal", "TaintManagerEviction", f"Cancelling deletion of Pod {key}"
+            )
 
     @staticmethod
     def _pod_ref(key: str) -> Obj:
@@ -182,7 +187,9 @@ class TaintEvictionController:
 
     async def _evict(self, key: str) -> None:
         """deletePodHandler: event, DisruptionTarget condition, delete; a few retries."""
-        await self.recorder.event(self._pod_ref(key), "Normal", "TaintManagerEviction", f"Marking for deletion Pod {key}")
+        await self.recorder.event(
+            self._pod_ref(key), "Normal", "TaintManagerEviction", f"Marking for deletion Pod {key}"
+        )
         namespace, _, name = key.partition("/")
         for attempt in range(DELETE_RETRIES):
             try:
@@ -200,8 +207,14 @@ class TaintEvictionController:
         pod = await self.client.get("pods", name, namespace)
         conditions = (pod.get("status") or {}).get("conditions") or []
         if not any(c.get("type") == "DisruptionTarget" and c.get("status") == "True" for c in conditions):
-            condition = {"type": "DisruptionTarget", "status": "True", "lastTransitionTime": self.cm.clock.rfc3339(),
-                         "reason": "DeletionByTaintManager", "message": "Taint manager: deleting due to NoExecute taint"}
-            await self.client.patch("pods", name, {"status": {"conditions": [condition]}}, namespace,
-                                    patch_type="strategic", sub="status")
+            condition = {
+                "type": "DisruptionTarget",
+                "status": "True",
+                "lastTransitionTime": self.cm.clock.rfc3339(),
+                "reason": "DeletionByTaintManager",
+                "message": "Taint manager: deleting due to NoExecute taint",
+            }
+            await self.client.patch(
+                "pods", name, {"status": {"conditions": [condition]}}, namespace, patch_type="strategic", sub="status"
+            )
         await self.client.delete("pods", name, namespace)

@@ -135,8 +135,10 @@ def is_pod_active(pod: Obj) -> bool:
 
 
 def max_restarts(pod: Obj) -> int:
-    return max((int_field(c, "restartCount") for c in status(pod).get("containerStatuses") or [] if isinstance(c, dict)),
-               default=0)
+    return max(
+        (int_field(c, "restartCount") for c in status(pod).get("containerStatuses") or [] if isinstance(c, dict)),
+        default=0,
+    )
 
 
 # --- indexes ------------------------------------------------------------------------------------
@@ -210,6 +212,45 @@ def by_uid(obj: Obj) -> list[str]:
 
 def by_owner_uids(obj: Obj) -> list[str]:
     return [str(ref.get("uid")) for ref in owner_refs(obj) if ref.get("uid")]
+
+
+class RecentWrites:
+    """A controller's own latest writes, used where they are newer than the informer's copy.
+
+    The watch brings a write back a few hops after the writer has the stored
+    object; syncing from the older cached copy in between would only earn a
+    409 Conflict (and, on the bus, hops that change nothing).
+    """
+
+    def __init__(self) -> None:
+        self._objects: dict[str, Obj] = {}
+
+    def remember(self, obj: Obj) -> Obj:
+        self._objects[key_of(obj)] = obj
+        return obj
+
+    def forget(self, key: str) -> None:
+        self._objects.pop(key, None)
+
+    def fresh(self, cached: Obj | None) -> Obj | None:
+        """The newer of the cached object and our last write of it (the cached one once it caught up)."""
+        if cached is None:
+            return None
+        key = key_of(cached)
+        mine = self._objects.get(key)
+        if mine is None:
+            return cached
+        if meta(mine).get("uid") != meta(cached).get("uid") or _revision(mine) <= _revision(cached):
+            del self._objects[key]
+            return cached
+        return mine
+
+
+def _revision(obj: Obj) -> int:
+    try:
+        return int(meta(obj).get("resourceVersion") or 0)
+    except ValueError:
+        return 0
 
 
 # --- workers ------------------------------------------------------------------------------------

@@ -23,11 +23,14 @@ from clusterviz.api.informer import Handler, Informer
 from clusterviz.sim.context import Context
 
 from .runtime import Container, ContainerRuntime, Sandbox
-from .status import SimClock, needs_status, ready_node_status
+from .status import SimClock, is_ready, needs_status, ready_node_status
 from .worker import TERMINAL_PHASES, PodWorker
 
 LEASE_NAMESPACE = "kube-node-lease"
 LEASE_DURATION_SECONDS = 40
+# Renewals come up to this fraction of an interval late, as upstream's jittered lease loop does;
+# it also keeps the nodes' heartbeats from all falling on the same simulated instant.
+HEARTBEAT_JITTER = 0.04
 
 NodeLookup = Callable[[], dict[str, Any] | None]
 
@@ -39,8 +42,9 @@ def _uid(pod: dict[str, Any]) -> str:
 class Kubelet:
     """The node agent of ``node_name``, from one start to the next stop."""
 
-    def __init__(self, ctx: Context, node_name: str, runtime: ContainerRuntime, node: NodeLookup,
-                 clock: SimClock) -> None:
+    def __init__(
+        self, ctx: Context, node_name: str, runtime: ContainerRuntime, node: NodeLookup, clock: SimClock
+    ) -> None:
         self.ctx = ctx
         self.engine = ctx.engine
         self.node_name = node_name
@@ -55,6 +59,7 @@ class Kubelet:
         self.workers: dict[str, PodWorker] = {}
         self.alive = False
         self._watch: asyncio.Task[None] | None = None
+        self._jitter = ctx.rng(f"{self.component}/heartbeat")
         self._posted_node_rv = 0
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -72,6 +77,12 @@ class Kubelet:
             self._watch.cancel()  # the informer only reads, so it can stop anywhere
         for worker in list(self.workers.values()):
             worker.signal()
+
+    def node_changed(self) -> None:
+        """Its Node changed: Pods still waiting for a sandbox may now get one (the podCIDR arrived)."""
+        for worker in list(self.workers.values()):
+            if worker.uid not in self.runtime.sandboxes:
+                worker.signal()
 
     def admitted_pods(self) -> list[dict[str, Any]]:
         """The Pods whose resources this node has handed out."""
@@ -115,8 +126,13 @@ class Kubelet:
             if not cs.get("containerID") or running is None:
                 continue
             started = self.clock.seconds(str(running.get("startedAt", "")))
-            sandbox.containers[cs["name"]] = Container(cs["name"], cs.get("image", ""), cs.get("imageID", ""),
-                                                       cs["containerID"], self.engine.now if started is None else started)
+            sandbox.containers[cs["name"]] = Container(
+                cs["name"],
+                cs.get("image", ""),
+                cs.get("imageID", ""),
+                cs["containerID"],
+                self.engine.now if started is None else started,
+            )
         self.runtime.adopt(sandbox)
 
     def _clean_up_orphans(self) -> None:
@@ -126,8 +142,11 @@ class Kubelet:
         for uid, sandbox in list(self.runtime.sandboxes.items()):
             if uid in self.workers:
                 continue
-            stub = {"apiVersion": "v1", "kind": "Pod",
-                    "metadata": {"uid": uid, "namespace": sandbox.namespace, "name": sandbox.name}}
+            stub = {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {"uid": uid, "namespace": sandbox.namespace, "name": sandbox.name},
+            }
             worker = PodWorker(self, stub)
             worker.gone(stub)
             self.workers[uid] = worker
@@ -144,7 +163,8 @@ class Kubelet:
             if not self.alive:
                 return
             self._clean_up_orphans()
-            await self.engine.sleep(self.ctx.settings.heartbeat_interval, background=True)
+            interval = self.ctx.settings.heartbeat_interval * (1 + HEARTBEAT_JITTER * self._jitter.random())
+            await self.engine.sleep(interval, background=True)
 
     async def _patch_node_status(self, status: dict[str, Any]) -> dict[str, Any] | None:
         try:
@@ -160,13 +180,14 @@ class Kubelet:
         if node is None or int(node.get("metadata", {}).get("resourceVersion") or 0) < self._posted_node_rv:
             return  # gone, or our last write has not come back through the watch yet
         if needs_status(node):
-            was_ready = any(c.get("type") == "Ready" and c.get("status") == "True"
-                            for c in (node.get("status") or {}).get("conditions") or [])
-            updated = await self._patch_node_status(ready_node_status(node, self.clock.rfc3339(),
-                                                                      self.runtime.image_list()))
+            was_ready = is_ready(node)
+            updated = await self._patch_node_status(
+                ready_node_status(node, self.clock.rfc3339(), self.runtime.image_list())
+            )
             if updated is not None and not was_ready:
-                await self.recorder.event(updated, "Normal", "NodeReady",
-                                          f"Node {self.node_name} status is now: NodeReady")
+                await self.recorder.event(
+                    updated, "Normal", "NodeReady", f"Node {self.node_name} status is now: NodeReady"
+                )
         elif (node.get("status") or {}).get("images") != self.runtime.image_list():
             await self.report_images()
 
@@ -176,8 +197,11 @@ class Kubelet:
 
     async def _renew_lease(self) -> None:
         """Renew (or create) the node's Lease: the heartbeat the node lifecycle controller watches."""
-        spec = {"holderIdentity": self.node_name, "leaseDurationSeconds": LEASE_DURATION_SECONDS,
-                "renewTime": self.clock.micro()}
+        spec = {
+            "holderIdentity": self.node_name,
+            "leaseDurationSeconds": LEASE_DURATION_SECONDS,
+            "renewTime": self.clock.micro(),
+        }
         try:
             lease = await self.client.get_or_none("leases", self.node_name, LEASE_NAMESPACE)
             if lease is not None:
@@ -187,9 +211,11 @@ class Kubelet:
             meta: dict[str, Any] = {"name": self.node_name, "namespace": LEASE_NAMESPACE}
             node = self.node()
             if node is not None and node.get("metadata", {}).get("uid"):
-                meta["ownerReferences"] = [{"apiVersion": "v1", "kind": "Node", "name": self.node_name,
-                                            "uid": node["metadata"]["uid"]}]
-            await self.client.create({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": meta,
-                                      "spec": spec})
+                meta["ownerReferences"] = [
+                    {"apiVersion": "v1", "kind": "Node", "name": self.node_name, "uid": node["metadata"]["uid"]}
+                ]
+            await self.client.create(
+                {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": meta, "spec": spec}
+            )
         except errors.StatusError:
             pass  # a conflict or a missing namespace: the next heartbeat tries again

@@ -81,6 +81,8 @@ class NodeManager:
             kubelet = Kubelet(self.ctx, name, runtime, lambda: self.informer.get(name), self.clock)
             self.kubelets[name] = kubelet
             kubelet.start()
+        else:
+            kubelet.node_changed()
         if not cidr:
             await self._allocate_pod_cidr(node)
 
@@ -91,8 +93,10 @@ class NodeManager:
         if free is None:
             return
         meta = node.get("metadata") or {}
-        patch = {"metadata": {"resourceVersion": meta.get("resourceVersion")},
-                 "spec": {"podCIDR": free, "podCIDRs": [free]}}
+        patch = {
+            "metadata": {"resourceVersion": meta.get("resourceVersion")},
+            "spec": {"podCIDR": free, "podCIDRs": [free]},
+        }
         try:
             await self._ipam.patch("nodes", str(meta.get("name")), patch)
         except errors.StatusError:

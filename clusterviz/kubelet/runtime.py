@@ -173,8 +173,9 @@ class ContainerRuntime:
 
     async def _call(self, verb: str, pod: dict[str, Any], summary: str, step: int | None = RUNTIME_STEP) -> None:
         meta = pod.get("metadata") or {}
-        await self.engine.hop(self.caller, self.name, verb, "Pod", meta.get("namespace", ""), meta.get("name", ""),
-                              step, summary)
+        await self.engine.hop(
+            self.caller, self.name, verb, "Pod", meta.get("namespace", ""), meta.get("name", ""), step, summary
+        )
 
     # --- images ------------------------------------------------------------------------------
 
@@ -187,8 +188,12 @@ class ContainerRuntime:
                 continue
             first = images.parse(names[0])
             digests = [n.split("@", 1)[1] for n in names if "@" in n]
-            image = Image(first.repository, digests[0] if digests else images.digest(names[0]),
-                          int(entry.get("sizeBytes") or 0), names)
+            image = Image(
+                first.repository,
+                digests[0] if digests else images.digest(names[0]),
+                int(entry.get("sizeBytes") or 0),
+                names,
+            )
             for name in tags or names:
                 self.images[images.parse(name).qualified] = image
 
@@ -240,8 +245,11 @@ class ContainerRuntime:
         ip = self.ipam.allocate(uid)
         if ip is None:
             return None
-        await self._call("create", pod, f"The kubelet asks the container runtime to create the Pod sandbox "
-                                        f"(network namespace with IP {ip})")
+        await self._call(
+            "create",
+            pod,
+            f"The kubelet asks the container runtime to create the Pod sandbox (network namespace with IP {ip})",
+        )
         return self.sandboxes.setdefault(uid, Sandbox(uid, meta.get("namespace", ""), meta.get("name", ""), ip))
 
     def adopt(self, sandbox: Sandbox) -> None:
@@ -253,13 +261,17 @@ class ContainerRuntime:
         """``containerd://`` and 64 hex digits, from the node's seeded random source."""
         return f"containerd://{self._rng.getrandbits(256):064x}"
 
-    async def create_container(self, pod: dict[str, Any], sandbox: Sandbox, name: str, image: Image,
-                               reference: str) -> Container:
+    async def create_container(
+        self, pod: dict[str, Any], sandbox: Sandbox, name: str, image: Image, reference: str
+    ) -> Container:
         """Create (not yet start) a container in the sandbox."""
         if name in sandbox.containers:
             return sandbox.containers[name]
-        await self._call("create", pod, f'The kubelet asks the container runtime to create container "{name}" '
-                                        f'from image "{reference}"')
+        await self._call(
+            "create",
+            pod,
+            f'The kubelet asks the container runtime to create container "{name}" from image "{reference}"',
+        )
         container = Container(name, images.parse(reference).qualified, image.image_id, self.new_container_id())
         return sandbox.containers.setdefault(name, container)
 
@@ -274,14 +286,19 @@ class ContainerRuntime:
 
     async def stop_container(self, pod: dict[str, Any], sandbox: Sandbox, container: Container) -> None:
         """Stop a container (SIGTERM, and it exits) and remove it."""
-        await self._call("stop", pod, f'The kubelet asks the container runtime to stop container "{container.name}"',
-                         step=None)
+        await self._call(
+            "stop", pod, f'The kubelet asks the container runtime to stop container "{container.name}"', step=None
+        )
         await self.engine.sleep(CONTAINER_STOP_SECONDS)
         sandbox.containers.pop(container.name, None)
 
     async def remove_sandbox(self, pod: dict[str, Any], sandbox: Sandbox) -> None:
         """Tear the sandbox down and give its IP back."""
-        await self._call("stop", pod, f"The kubelet asks the container runtime to remove the Pod sandbox "
-                                      f"(IP {sandbox.ip} is freed)", step=None)
+        await self._call(
+            "stop",
+            pod,
+            f"The kubelet asks the container runtime to remove the Pod sandbox (IP {sandbox.ip} is freed)",
+            step=None,
+        )
         self.sandboxes.pop(sandbox.uid, None)
         self.ipam.release(sandbox.uid)

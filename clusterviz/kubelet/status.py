@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from clusterviz.api import clock
 from clusterviz.sim.engine import Engine
 
 from .runtime import Sandbox
@@ -29,31 +30,27 @@ _BOOTSTRAP_CIDR = re.compile(r"^10\.244\.(\d+)\.0/24$")
 
 
 class SimClock:
-    """Timestamps that follow simulated time: the wall time the simulation began at, plus simulated seconds."""
+    """Timestamps of simulated moments, on the cluster's clock (the engine's epoch plus simulated seconds)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.anchor = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=engine.now)
 
     def at(self, seconds: float | None = None) -> datetime:
         """The moment ``seconds`` of simulated time (default: now)."""
-        return self.anchor + timedelta(seconds=self.engine.now if seconds is None else seconds)
+        return self.engine.wall() if seconds is None else self.engine.epoch + timedelta(seconds=seconds)
 
     def rfc3339(self, seconds: float | None = None) -> str:
         """``2025-01-01T10:00:00Z``, as Kubernetes writes ``metav1.Time``."""
-        return self.at(seconds).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return clock.rfc3339(self.at(seconds).replace(microsecond=0))
 
     def micro(self, seconds: float | None = None) -> str:
         """``2025-01-01T10:00:00.123456Z``, as Kubernetes writes ``metav1.MicroTime`` (Lease renewTime)."""
-        return self.at(seconds).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        return clock.rfc3339_micro(self.at(seconds))
 
     def seconds(self, text: str) -> float | None:
-        """The simulated second a timestamp written by ``rfc3339`` stands for."""
-        try:
-            moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        except (AttributeError, ValueError):
-            return None
-        return (moment - self.anchor).total_seconds()
+        """The simulated second a timestamp of this cluster stands for."""
+        moment = clock.parse(text)
+        return None if moment is None else (moment - self.engine.epoch).total_seconds()
 
 
 def go_duration(seconds: float) -> str:
@@ -75,13 +72,18 @@ def go_duration(seconds: float) -> str:
 # --- Pod status ------------------------------------------------------------------------------
 
 
-def condition(type_: str, status: str, now: str, previous: list[dict[str, Any]], reason: str = "",
-              message: str = "") -> dict[str, Any]:
+def condition(
+    type_: str, status: str, now: str, previous: list[dict[str, Any]], reason: str = "", message: str = ""
+) -> dict[str, Any]:
     """A Pod condition; its lastTransitionTime only moves when its status changes."""
     before = next((c for c in previous if c.get("type") == type_), None)
     moved = before is None or before.get("status") != status or not before.get("lastTransitionTime")
-    out: dict[str, Any] = {"type": type_, "status": status, "lastProbeTime": None,
-                           "lastTransitionTime": now if moved else before["lastTransitionTime"]}
+    out: dict[str, Any] = {
+        "type": type_,
+        "status": status,
+        "lastProbeTime": None,
+        "lastTransitionTime": now if moved else before["lastTransitionTime"],
+    }
     if reason:
         out["reason"] = reason
     if message:
@@ -89,23 +91,45 @@ def condition(type_: str, status: str, now: str, previous: list[dict[str, Any]],
     return out
 
 
-def _container_status(spec: dict[str, Any], sandbox: Sandbox | None, clock: SimClock,
-                      waiting: tuple[str, str]) -> dict[str, Any]:
+def _container_status(
+    spec: dict[str, Any], sandbox: Sandbox | None, clock: SimClock, waiting: tuple[str, str]
+) -> dict[str, Any]:
     running = sandbox.containers.get(spec.get("name", "")) if sandbox is not None else None
     if running is not None and running.started_at is not None:
-        return {"name": running.name, "image": running.image, "imageID": running.image_id,
-                "containerID": running.container_id, "ready": True, "started": True, "restartCount": 0,
-                "state": {"running": {"startedAt": clock.rfc3339(running.started_at)}}, "lastState": {}}
+        return {
+            "name": running.name,
+            "image": running.image,
+            "imageID": running.image_id,
+            "containerID": running.container_id,
+            "ready": True,
+            "started": True,
+            "restartCount": 0,
+            "state": {"running": {"startedAt": clock.rfc3339(running.started_at)}},
+            "lastState": {},
+        }
     reason, message = waiting
     state: dict[str, Any] = {"reason": reason}
     if message:
         state["message"] = message
-    return {"name": spec.get("name", ""), "image": spec.get("image", ""), "imageID": "", "ready": False,
-            "started": False, "restartCount": 0, "state": {"waiting": state}, "lastState": {}}
+    return {
+        "name": spec.get("name", ""),
+        "image": spec.get("image", ""),
+        "imageID": "",
+        "ready": False,
+        "started": False,
+        "restartCount": 0,
+        "state": {"waiting": state},
+        "lastState": {},
+    }
 
 
-def pod_status(pod: dict[str, Any], host_ip: str, clock: SimClock, sandbox: Sandbox | None,
-               waiting: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
+def pod_status(
+    pod: dict[str, Any],
+    host_ip: str,
+    clock: SimClock,
+    sandbox: Sandbox | None,
+    waiting: dict[str, tuple[str, str]] | None = None,
+) -> dict[str, Any]:
     """The status the kubelet reports for an admitted Pod, from what its runtime has running.
 
     ``waiting`` gives a (reason, message) for containers that cannot start yet;
@@ -114,12 +138,16 @@ def pod_status(pod: dict[str, Any], host_ip: str, clock: SimClock, sandbox: Sand
     previous = (pod.get("status") or {}).get("conditions") or []
     now = clock.rfc3339()
     specs = (pod.get("spec") or {}).get("containers") or []
-    statuses = [_container_status(c, sandbox, clock, (waiting or {}).get(c.get("name", ""), (CONTAINER_CREATING, "")))
-                for c in specs]
+    statuses = [
+        _container_status(c, sandbox, clock, (waiting or {}).get(c.get("name", ""), (CONTAINER_CREATING, "")))
+        for c in specs
+    ]
     unready = [s["name"] for s in statuses if not s["ready"]]
     if unready:
         message = f"containers with unready status: [{' '.join(unready)}]"
-        ready = [condition(t, "False", now, previous, "ContainersNotReady", message) for t in ("Ready", "ContainersReady")]
+        ready = [
+            condition(t, "False", now, previous, "ContainersNotReady", message) for t in ("Ready", "ContainersReady")
+        ]
     else:
         ready = [condition(t, "True", now, previous) for t in ("Ready", "ContainersReady")]
     scheduled = next((c for c in previous if c.get("type") == "PodScheduled"), None)
@@ -145,8 +173,12 @@ def pod_status(pod: dict[str, Any], host_ip: str, clock: SimClock, sandbox: Sand
 
 def rejected_status(pod: dict[str, Any], reason: str, message: str, clock: SimClock) -> dict[str, Any]:
     """The status of a Pod the kubelet did not admit."""
-    return {"phase": "Failed", "reason": reason, "message": "Pod was rejected: " + message,
-            "startTime": (pod.get("status") or {}).get("startTime") or clock.rfc3339()}
+    return {
+        "phase": "Failed",
+        "reason": reason,
+        "message": "Pod was rejected: " + message,
+        "startTime": (pod.get("status") or {}).get("startTime") or clock.rfc3339(),
+    }
 
 
 def is_running_and_ready(pod: dict[str, Any], sandbox: Sandbox) -> bool:
@@ -212,8 +244,9 @@ def ready_node_status(node: dict[str, Any], now: str, images: list[dict[str, Any
         {**condition(type_, "False", now, previous, reason, message), "lastHeartbeatTime": now}
         for type_, reason, message in PRESSURE_CONDITIONS
     ]
-    conditions.append({**condition("Ready", "True", now, previous, READY_REASON, READY_MESSAGE),
-                       "lastHeartbeatTime": now})
+    conditions.append(
+        {**condition("Ready", "True", now, previous, READY_REASON, READY_MESSAGE), "lastHeartbeatTime": now}
+    )
     for c in conditions:
         c.pop("lastProbeTime")
     ours = {c["type"] for c in conditions}
@@ -223,8 +256,8 @@ def ready_node_status(node: dict[str, Any], now: str, images: list[dict[str, Any
         "capacity": capacity,
         "allocatable": status.get("allocatable") or dict(capacity),
         "conditions": conditions,
-        "addresses": status.get("addresses") or [{"type": "InternalIP", "address": _default_address(node)},
-                                                 {"type": "Hostname", "address": name}],
+        "addresses": status.get("addresses")
+        or [{"type": "InternalIP", "address": _default_address(node)}, {"type": "Hostname", "address": name}],
         "daemonEndpoints": status.get("daemonEndpoints") or {"kubeletEndpoint": {"Port": 10250}},
         "nodeInfo": status.get("nodeInfo") or _node_info(name),
         "images": images,

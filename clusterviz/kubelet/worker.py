@@ -53,7 +53,6 @@ class PodWorker:
         self._dirty = True
         self._waiter: asyncio.Future[None] | None = None
         self._announced = False
-        self._reported_running = False
         self._posted_rv = 0
         self._never_pull_reported: set[str] = set()
 
@@ -121,8 +120,9 @@ class PodWorker:
     async def _post(self, status: dict[str, Any]) -> bool:
         """Write the Pod's status (hops 12-13); False if the Pod is gone."""
         try:
-            updated = await self.kubelet.client.patch("pods", self.name, {"status": status}, self.namespace,
-                                                      patch_type="merge", sub="status")
+            updated = await self.kubelet.client.patch(
+                "pods", self.name, {"status": status}, self.namespace, patch_type="merge", sub="status"
+            )
         except errors.StatusError as exc:
             if exc.code in (404, 409):
                 return False
@@ -149,10 +149,9 @@ class PodWorker:
             sandbox = await self._start(sandbox, specs)
             if sandbox is None:
                 return
-        if self._reported_running and (self._posted_rv > _rv(self.pod) or is_running_and_ready(self.pod, sandbox)):
-            return  # nothing new to say, or our last write is not back from the watch yet
-        if await self._post(self._status(sandbox)):
-            self._reported_running = True
+        elif self._posted_rv > _rv(self.pod) or is_running_and_ready(self.pod, sandbox):
+            return  # our last write is not back from the watch yet, or the stored status is already true
+        await self._post(self._status(sandbox))
 
     async def _start(self, sandbox: Sandbox | None, specs: list[dict[str, Any]]) -> Sandbox | None:
         """Sandbox, then for each container: image, create, start. None if interrupted."""
@@ -162,8 +161,12 @@ class PodWorker:
             self.runtime.ipam.configure((node.get("spec") or {}).get("podCIDR"))
             sandbox = await self.runtime.run_sandbox(self.pod)
             if sandbox is None:
-                await recorder.event(self.pod, "Warning", "FailedCreatePodSandBox",
-                                     "Failed to create pod sandbox: no IP address available in the node's podCIDR")
+                await recorder.event(
+                    self.pod,
+                    "Warning",
+                    "FailedCreatePodSandBox",
+                    "Failed to create pod sandbox: no IP address available in the node's podCIDR",
+                )
                 return None
             if self._stale():
                 return None
@@ -199,8 +202,13 @@ class PodWorker:
                 await self._post(self._status(sandbox, {name: ("ErrImageNeverPull", message)}))
             return None
         if cached is not None and policy != "Always":
-            await recorder.event(self.pod, "Normal", "Pulled", f'Container image "{reference}" already present on machine',
-                                 _field_path(name))
+            await recorder.event(
+                self.pod,
+                "Normal",
+                "Pulled",
+                f'Container image "{reference}" already present on machine',
+                _field_path(name),
+            )
             if self.runtime.remember_name(cached, reference):
                 await self.kubelet.report_images()
             return cached
@@ -209,7 +217,9 @@ class PodWorker:
         if self._stale():
             return None
         await recorder.event(
-            self.pod, "Normal", "Pulled",
+            self.pod,
+            "Normal",
+            "Pulled",
             f'Successfully pulled image "{reference}" in {go_duration(result.seconds)} '
             f"({go_duration(result.waited_seconds)} including waiting). Image size: {result.image.size} bytes.",
             _field_path(name),
@@ -223,8 +233,9 @@ class PodWorker:
         sandbox = self.runtime.sandboxes.get(self.uid)
         if sandbox is not None:
             for container in list(sandbox.containers.values()):
-                await self.kubelet.recorder.event(self.pod, "Normal", "Killing", f"Stopping container {container.name}",
-                                                  _field_path(container.name))
+                await self.kubelet.recorder.event(
+                    self.pod, "Normal", "Killing", f"Stopping container {container.name}", _field_path(container.name)
+                )
                 await self.runtime.stop_container(self.pod, sandbox, container)
                 if not self.kubelet.alive:
                     return
@@ -233,8 +244,9 @@ class PodWorker:
         if self.deleted or not self.kubelet.alive:
             return
         try:
-            await self.kubelet.client.delete("pods", self.name, self.namespace,
-                                             {"gracePeriodSeconds": 0, "preconditions": {"uid": self.uid}})
+            await self.kubelet.client.delete(
+                "pods", self.name, self.namespace, {"gracePeriodSeconds": 0, "preconditions": {"uid": self.uid}}
+            )
         except errors.StatusError as exc:
             if exc.code not in (404, 409):
                 raise

@@ -13,6 +13,7 @@ Modes: ``live`` (simulated time = wall time x speed), ``paused``, ``step``
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import heapq
 import itertools
 import logging
@@ -20,7 +21,10 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from clusterviz.api import clock
 
 from .bus import Message
 
@@ -47,8 +51,13 @@ class _Timer:
 class Engine:
     """The bus and clock of one cluster."""
 
-    def __init__(self, cluster: str, mode: str = "live", speed: float = 1.0, start_time: float = 0.0) -> None:
+    def __init__(
+        self, cluster: str, mode: str = "live", speed: float = 1.0, start_time: float = 0.0,
+        epoch: datetime | None = None,
+    ) -> None:
         self.cluster = cluster
+        # The wall-clock moment simulated time 0 stands for; timestamps are epoch + now.
+        self.epoch = epoch or datetime.now(UTC) - timedelta(seconds=start_time)
         self.mode = mode
         self.speed = speed
         self._now = start_time
@@ -83,6 +92,16 @@ class Engine:
         if self.mode == "live":
             return self._sim_anchor + (self._loop.time() - self._wall_anchor) * self.speed
         return self._now
+
+    def wall(self) -> datetime:
+        """Simulated time as a timestamp, for the objects of this cluster."""
+        return self.epoch + timedelta(seconds=self.now)
+
+    def _context(self) -> contextvars.Context:
+        """A context whose clock is this engine's, for the tasks the engine starts."""
+        context = contextvars.copy_context()
+        context.run(clock.set_source, self.wall)
+        return context
 
     def _set_now(self, value: float) -> None:
         self._now = max(self.now, value)
@@ -164,7 +183,7 @@ class Engine:
                 if current is not None:
                     self._mark(current, False)
 
-        task = self._loop.create_task(run(), name=f"{self.cluster}:{name}")
+        task = self._loop.create_task(run(), name=f"{self.cluster}:{name}", context=self._context())
         self._mark(task, True)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -328,7 +347,7 @@ class Engine:
 
     def start(self) -> None:
         if self._runner is None:
-            self._runner = self._loop.create_task(self.run(), name=f"{self.cluster}:engine")
+            self._runner = self._loop.create_task(self.run(), name=f"{self.cluster}:engine", context=self._context())
 
     async def stop(self) -> None:
         tasks = [t for t in (self._runner, *self._tasks, *self.background) if t is not None]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -87,6 +88,7 @@ class _Watcher:
                 await self.gate.engine.wait_for(self.waiter)
         finally:
             self.gate.watchers.discard(self)
+            self.gate._reorder()
 
 
 class EngineGate:
@@ -97,9 +99,14 @@ class EngineGate:
         self.cid = cid
         self.published = revision
         self.watchers: set[_Watcher] = set()
+        # Deliveries of one event go out in a fixed order (by component), so runs repeat.
+        self._ordered: list[_Watcher] = []
         self._lock = asyncio.Lock()
         self._inflight = 0
         self._tailer: asyncio.Task[None] | None = None
+
+    def wall(self) -> datetime:
+        return self.engine.wall()
 
     def _quiet(self, rp: ResourcePath) -> bool:
         return rp.resource.kind in QUIET_KINDS
@@ -120,21 +127,18 @@ class EngineGate:
                                       steps.request, f"The {req.client} asks the API server to {what}")
             yield
 
-    async def before_write(self, req: ApiRequest, rp: ResourcePath, verb: str, name: str) -> None:
+    async def write(
+        self, req: ApiRequest, rp: ResourcePath, verb: str, name: str,
+        perform: Callable[[], Awaitable[dict[str, Any]]],
+    ) -> dict[str, Any]:
         self._inflight += 1
-        if self._quiet(rp):
-            return
-        steps: flow.WriteSteps = req.context.get("steps", flow.NO_STEPS)
-        noun = _noun(rp.resource.kind, rp.namespace, name)
         try:
-            await self.engine.hop("apiserver", "etcd", "write", rp.resource.kind, rp.namespace, name, steps.store,
-                                  f"The API server writes {noun} to etcd")
-        except BaseException:
-            self._inflight -= 1
-            raise
-
-    async def after_write(self, req: ApiRequest, rp: ResourcePath, verb: str, obj: dict[str, Any]) -> None:
-        try:
+            if not self._quiet(rp):
+                steps: flow.WriteSteps = req.context.get("steps", flow.NO_STEPS)
+                noun = _noun(rp.resource.kind, rp.namespace, name)
+                await self.engine.hop("apiserver", "etcd", "write", rp.resource.kind, rp.namespace, name,
+                                      steps.store, f"The API server writes {noun} to etcd")
+            obj = await perform()
             if not self._quiet(rp):
                 steps: flow.WriteSteps = req.context.get("steps", flow.NO_STEPS)
                 kind, namespace, name = object_ref(obj, rp.resource.kind)
@@ -146,6 +150,7 @@ class EngineGate:
             self._inflight -= 1
         async with self.engine.activity():
             await self.catch_up()
+        return obj
 
     async def catch_up(self) -> None:
         """Fan every committed event out to the component watchers, in revision order."""
@@ -154,7 +159,7 @@ class EngineGate:
                 events = await _events_since(self.cid, self.published, 1000)
                 for event in events:
                     self.published = event.revision
-                    for watcher in list(self.watchers):
+                    for watcher in self._ordered:
                         watcher.offer(event)
                 if len(events) < 1000:
                     return
@@ -180,7 +185,11 @@ class EngineGate:
                             watcher.queue.append({"type": kind, "object": event.object})
             watcher.start = max(start, self.published)
             self.watchers.add(watcher)
+            self._reorder()
         return watcher.events()
+
+    def _reorder(self) -> None:
+        self._ordered = sorted(self.watchers, key=lambda w: (w.component, w.key, w.namespace, w.start))
 
     def start_tailer(self) -> None:
         """Pick up writes made elsewhere (other processes, management commands)."""

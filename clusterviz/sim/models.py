@@ -10,6 +10,8 @@ class Simulation(models.Model):
     mode = models.CharField(max_length=16, default="live")
     speed = models.FloatField(default=1.0)
     time = models.FloatField(default=0.0)
+    # The wall-clock moment simulated time 0 stands for (timestamps are epoch + time).
+    epoch = models.DateTimeField(null=True, blank=True)
     last_seq = models.BigIntegerField(default=0)
     settings = models.JSONField(default=dict, blank=True)
 

@@ -108,7 +108,8 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
             return None
         revision = await sync_to_async(kv.current_revision, thread_sensitive=False)(cid)
         state = await trace.load_state(cluster)
-        engine = Engine(cluster, mode or state.mode, speed if speed is not None else state.speed, state.time)
+        engine = Engine(cluster, mode or state.mode, speed if speed is not None else state.speed, state.time,
+                        state.epoch)
         engine.last_seq = state.last_seq
         gate = EngineGate(engine, cid, revision)
         ctx = Context(cluster, engine, SimSettings(**state.settings))

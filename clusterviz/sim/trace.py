@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import weakref
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from .bus import Message
 from .engine import Engine
@@ -28,13 +30,17 @@ class State:
     time: float = 0.0
     last_seq: int = 0
     settings: dict[str, Any] = field(default_factory=dict)
+    epoch: datetime | None = None
 
 
 def _load(cluster: str) -> State:
     sim, _ = Simulation.objects.get_or_create(
         cluster=cluster, defaults={"mode": settings.CLUSTERVIZ.get("DEFAULT_MODE", "live")}
     )
-    return State(sim.mode, sim.speed, sim.time, sim.last_seq, dict(sim.settings))
+    if sim.epoch is None:
+        sim.epoch = timezone.now() - timedelta(seconds=sim.time)
+        sim.save(update_fields=["epoch"])
+    return State(sim.mode, sim.speed, sim.time, sim.last_seq, dict(sim.settings), sim.epoch)
 
 
 async def load_state(cluster: str) -> State:

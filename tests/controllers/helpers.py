@@ -37,6 +37,8 @@ class FakeKubelet:
         self.queue = WorkQueue(ctx.engine)
         self.stopped: set[str] = set()
         self.restarted: set[str] = set()
+        # Pods the fake leaves as they are (a test sets their status itself).
+        self.held: set[str] = set()
         self.ready_delay = 2.0
         self.observers: list[Callable[[list[Obj]], None]] = []
         self._starting: set[str] = set()
@@ -88,9 +90,12 @@ class FakeKubelet:
         for node in sorted(self.nodes.cache):
             if node in self.stopped:
                 continue
-            body = {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
-                    "metadata": {"name": node, "namespace": "kube-node-lease"},
-                    "spec": {"holderIdentity": node, "leaseDurationSeconds": 40, "renewTime": self.stamp(True)}}
+            body = {
+                "apiVersion": "coordination.k8s.io/v1",
+                "kind": "Lease",
+                "metadata": {"name": node, "namespace": "kube-node-lease"},
+                "spec": {"holderIdentity": node, "leaseDurationSeconds": 40, "renewTime": self.stamp(True)},
+            }
             current = await self.client.get_or_none("leases", node, "kube-node-lease")
             if current is None:
                 await self.client.create(body)
@@ -126,7 +131,7 @@ class FakeKubelet:
     async def _handle(self, pod: Obj) -> None:
         name, namespace = meta(pod)["name"], meta(pod)["namespace"]
         node = spec(pod).get("nodeName")
-        if node in self.stopped:
+        if node in self.stopped or name in self.held:
             return
         if deleting(pod):
             await self.client.delete("pods", name, namespace, {"gracePeriodSeconds": 0})
@@ -150,8 +155,10 @@ class FakeKubelet:
         self._next_ip += 1
         ip = f"10.244.{self._next_ip // 250}.{self._next_ip % 250 + 2}"
         now = self.stamp()
-        conditions = [{"type": t, "status": "True", "lastProbeTime": None, "lastTransitionTime": now}
-                      for t in ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled")]
+        conditions = [
+            {"type": t, "status": "True", "lastProbeTime": None, "lastTransitionTime": now}
+            for t in ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled")
+        ]
         patch = {"status": {"phase": "Running", "podIP": ip, "podIPs": [{"ip": ip}], "conditions": conditions}}
         try:
             await self.client.patch("pods", meta(pod)["name"], patch, meta(pod)["namespace"], sub="status")
@@ -183,28 +190,37 @@ class Cluster:
         return [p for p in items if not (active_only and deleting(p))]
 
     async def events(self, reason: str = "") -> list[Obj]:
+        """Events in the order they were recorded (their names sort by object, not by time)."""
         items = (await self.kubectl.list("events", "default"))["items"]
+        items.sort(key=lambda e: int(e["metadata"]["resourceVersion"]))
         return [e for e in items if not reason or e["reason"] == reason]
 
     def pod_creations(self) -> list[str]:
         """Names of the Pods created so far, from the trace (a duplicate creation shows here)."""
-        return [m.name for m in self.engine.trace if m.kind == "Pod" and m.verb == "create" and m.sender == "controller-manager"]
+        return [
+            m.name
+            for m in self.engine.trace
+            if m.kind == "Pod" and m.verb == "create" and m.sender == "controller-manager"
+        ]
 
 
 def deployment(name: str = "myapp", replicas: int = 3, image: str = "soscscs/myapp:v1", **spec_extra: Any) -> Obj:
     """The seeds' Deployment (without nodeName)."""
-    return copy.deepcopy({
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": {"name": name, "namespace": "default"},
-        "spec": {
-            "replicas": replicas,
-            "selector": {"matchLabels": {"app": name}},
-            "template": {
-                "metadata": {"labels": {"app": name}},
-                "spec": {"containers": [{"name": name, "image": image,
-                                         "ports": [{"name": "http", "containerPort": 80}]}]},
+    return copy.deepcopy(
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": name, "namespace": "default"},
+            "spec": {
+                "replicas": replicas,
+                "selector": {"matchLabels": {"app": name}},
+                "template": {
+                    "metadata": {"labels": {"app": name}},
+                    "spec": {
+                        "containers": [{"name": name, "image": image, "ports": [{"name": "http", "containerPort": 80}]}]
+                    },
+                },
+                **spec_extra,
             },
-            **spec_extra,
-        },
-    })
+        }
+    )

@@ -26,26 +26,39 @@ async def test_it_creates_a_replica_set_named_by_the_template_hash_with_three_po
     }
     owner = rs["metadata"]["ownerReferences"][0]
     assert (owner["kind"], owner["name"], owner["controller"], owner["blockOwnerDeletion"]) == (
-        "Deployment", "myapp", True, True)
+        "Deployment",
+        "myapp",
+        True,
+        True,
+    )
     pods = await cluster.pods("app=myapp")
     assert len(pods) == 3
-    assert all(re.fullmatch(rf"myapp-{pod_hash}-[bcdfghjklmnpqrstvwxz2456789]{{5}}", p["metadata"]["name"]) for p in pods)
+    assert all(
+        re.fullmatch(rf"myapp-{pod_hash}-[bcdfghjklmnpqrstvwxz2456789]{{5}}", p["metadata"]["name"]) for p in pods
+    )
     assert all(p["metadata"]["ownerReferences"][0]["name"] == rs["metadata"]["name"] for p in pods)
 
     d = await cluster.kubectl.get("deployments", "myapp", "default")
     assert d["metadata"]["annotations"]["deployment.kubernetes.io/revision"] == "1"
-    assert {k: d["status"].get(k) for k in ("observedGeneration", "replicas", "updatedReplicas", "readyReplicas",
-                                             "availableReplicas")} == {
-        "observedGeneration": 1, "replicas": 3, "updatedReplicas": 3, "readyReplicas": 3, "availableReplicas": 3}
+    assert {
+        k: d["status"].get(k)
+        for k in ("observedGeneration", "replicas", "updatedReplicas", "readyReplicas", "availableReplicas")
+    } == {"observedGeneration": 1, "replicas": 3, "updatedReplicas": 3, "readyReplicas": 3, "availableReplicas": 3}
     conditions = {c["type"]: c for c in d["status"]["conditions"]}
-    assert (conditions["Available"]["status"], conditions["Available"]["reason"], conditions["Available"]["message"]) == (
-        "True", "MinimumReplicasAvailable", "Deployment has minimum availability.")
+    assert (
+        conditions["Available"]["status"],
+        conditions["Available"]["reason"],
+        conditions["Available"]["message"],
+    ) == ("True", "MinimumReplicasAvailable", "Deployment has minimum availability.")
     assert (conditions["Progressing"]["reason"], conditions["Progressing"]["message"]) == (
-        "NewReplicaSetAvailable", f'ReplicaSet "myapp-{pod_hash}" has successfully progressed.')
+        "NewReplicaSetAvailable",
+        f'ReplicaSet "myapp-{pod_hash}" has successfully progressed.',
+    )
 
     scaling = await cluster.events("ScalingReplicaSet")
     assert [(e["message"], e["source"]["component"]) for e in scaling] == [
-        (f"Scaled up replica set myapp-{pod_hash} from 0 to 3", "deployment-controller")]
+        (f"Scaled up replica set myapp-{pod_hash} from 0 to 3", "deployment-controller")
+    ]
     created = await cluster.events("SuccessfulCreate")
     assert sorted(e["message"] for e in created) == sorted(f"Created pod: {p['metadata']['name']}" for p in pods)
     assert {e["source"]["component"] for e in created} == {"replicaset-controller"}
@@ -105,8 +118,10 @@ async def test_an_image_change_rolls_without_dropping_below_the_allowed_availabi
     assert max(total for _, total in seen) <= 5
     pods = await cluster.pods("app=myapp")
     assert len(pods) == 4 and all(p["spec"]["containers"][0]["image"] == "soscscs/myapp:v2" for p in pods)
-    rss = {rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]: rs
-           for rs in (await cluster.kubectl.list("replicasets", "default"))["items"]}
+    rss = {
+        rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]: rs
+        for rs in (await cluster.kubectl.list("replicasets", "default"))["items"]
+    }
     assert (rss["1"]["spec"]["replicas"], rss["2"]["spec"]["replicas"]) == (0, 4)
     d = await cluster.kubectl.get("deployments", "myapp", "default")
     assert d["metadata"]["annotations"]["deployment.kubernetes.io/revision"] == "2"
@@ -122,7 +137,9 @@ async def test_recreate_scales_the_old_pods_away_before_starting_new_ones(cluste
     overlap: list[bool] = []
 
     def watch(pods: list[dict]) -> None:
-        images = {p["spec"]["containers"][0]["image"] for p in pods if p["metadata"].get("labels", {}).get("app") == "myapp"}
+        images = {
+            p["spec"]["containers"][0]["image"] for p in pods if p["metadata"].get("labels", {}).get("app") == "myapp"
+        }
         overlap.append(len(images) > 1)
 
     cluster.fake.observers.append(watch)
@@ -141,12 +158,16 @@ async def test_old_replica_sets_beyond_the_revision_history_limit_are_deleted(cl
     await cluster.kubectl.create(deployment(replicas=1, revisionHistoryLimit=1))
     await cluster.settle()
     for version in ("v2", "v3"):
-        patch = {"spec": {"template": {"spec": {"containers": [{"name": "myapp", "image": f"soscscs/myapp:{version}"}]}}}}
+        patch = {
+            "spec": {"template": {"spec": {"containers": [{"name": "myapp", "image": f"soscscs/myapp:{version}"}]}}}
+        }
         await cluster.kubectl.patch("deployments", "myapp", patch, "default", patch_type="strategic")
         await cluster.settle()
 
-    revisions = sorted(rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]
-                       for rs in (await cluster.kubectl.list("replicasets", "default"))["items"])
+    revisions = sorted(
+        rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]
+        for rs in (await cluster.kubectl.list("replicasets", "default"))["items"]
+    )
     assert revisions == ["2", "3"]
 
 
@@ -154,7 +175,9 @@ async def test_rolling_back_reuses_the_old_replica_set_with_a_new_revision(clust
     await cluster.kubectl.create(deployment(replicas=2))
     await cluster.settle()
     for version in ("v2", "v1"):
-        patch = {"spec": {"template": {"spec": {"containers": [{"name": "myapp", "image": f"soscscs/myapp:{version}"}]}}}}
+        patch = {
+            "spec": {"template": {"spec": {"containers": [{"name": "myapp", "image": f"soscscs/myapp:{version}"}]}}}
+        }
         await cluster.kubectl.patch("deployments", "myapp", patch, "default", patch_type="strategic")
         await cluster.settle()
 
@@ -175,8 +198,9 @@ def test_the_hash_is_fnv_based_and_safely_encoded() -> None:
 
 
 def test_surge_rounds_up_and_unavailability_rounds_down() -> None:
-    d = deployment(replicas=10, strategy={"type": "RollingUpdate",
-                                          "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}})
+    d = deployment(
+        replicas=10, strategy={"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}
+    )
     assert (du.max_surge(d), du.max_unavailable(d)) == (3, 2)
     d["spec"]["strategy"]["rollingUpdate"] = {"maxSurge": 0, "maxUnavailable": "10%"}
     d["spec"]["replicas"] = 5

@@ -10,7 +10,10 @@ Obj = dict[str, Any]
 
 
 def pinned_pod(name: str, node: str = "node01", image: str = "soscscs/myapp:v1", **requests: str) -> Obj:
-    """A Pod bound with ``spec.nodeName`` (no scheduler), optionally requesting resources."""
+    """A Pod bound with ``spec.nodeName`` (no scheduler), optionally requesting resources.
+
+    It tolerates an unreachable node for ever, so a lesson's stopped kubelet does not get it evicted.
+    """
     container: Obj = {"name": "myapp", "image": image, "ports": [{"containerPort": 80}]}
     if requests:
         container["resources"] = {"requests": dict(requests)}
@@ -18,7 +21,11 @@ def pinned_pod(name: str, node: str = "node01", image: str = "soscscs/myapp:v1",
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {"name": name, "namespace": "default", "labels": {"app": "myapp"}},
-        "spec": {"nodeName": node, "containers": [container]},
+        "spec": {
+            "nodeName": node,
+            "containers": [container],
+            "tolerations": [{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"}],
+        },
     }
 
 
@@ -52,3 +59,9 @@ async def lease_renewed(node: str) -> str:
 async def set_kubelet(node: str, state: str) -> None:
     """``kubectl annotate node <node> clusterviz.io/kubelet=<state> --overwrite``."""
     await kubectl().patch("nodes", node, {"metadata": {"annotations": {"clusterviz.io/kubelet": state}}})
+
+
+async def let_time_pass() -> None:
+    """A harmless write, so the next settle runs another window of simulated time."""
+    await kubectl().patch("namespaces", "default", {"metadata": {"annotations": {"clusterviz.io/tick": "1"}}})
+    await kubectl().patch("namespaces", "default", {"metadata": {"annotations": {"clusterviz.io/tick": None}}})

@@ -4,6 +4,7 @@ import ipaddress
 import re
 
 from clusterviz.kubelet import images
+from clusterviz.sim import registry
 
 from .helpers import condition, events_of, kubectl, pinned_pod, pod
 
@@ -90,7 +91,10 @@ async def test_a_pod_asking_for_more_cpu_than_the_node_has_fails(sim):
     status = (await pod("greedy"))["status"]
     assert status["phase"] == "Failed"
     assert status["reason"] == "OutOfcpu"
-    assert status["message"] == "Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000"
+    assert (
+        status["message"]
+        == "Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000"
+    )
     (event,) = await events_of("greedy")
     assert (event["type"], event["reason"]) == ("Warning", "OutOfcpu")
     assert event["message"] == "Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000"
@@ -116,7 +120,10 @@ async def test_a_pod_whose_node_selector_does_not_match_is_rejected(sim):
 
     status = (await pod("picky"))["status"]
     assert (status["phase"], status["reason"]) == ("Failed", "NodeAffinity")
-    assert status["message"] == "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector"
+    assert (
+        status["message"]
+        == "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector"
+    )
 
 
 async def test_deleting_a_pod_kills_its_container_and_frees_its_ip(sim):
@@ -150,3 +157,35 @@ async def test_the_kubelets_status_writes_are_steps_12_and_13(sim):
     assert runtime_calls == [("create", 12), ("pull", 12), ("create", 12), ("start", 12)]
     steps = [m.step for m in mine if m.step is not None]
     assert steps.index(12) > steps.index(3) and steps[-1] in (12, 13)
+
+
+async def test_a_force_deleted_pods_container_is_stopped_too(sim):
+    await kubectl().create(pinned_pod("myapp-1"))
+    await sim.engine.until_settled()
+
+    await kubectl().delete("pods", "myapp-1", "default", {"gracePeriodSeconds": 0})
+    await sim.engine.until_settled()
+
+    assert [e["message"] for e in await events_of("myapp-1") if e["reason"] == "Killing"] == [
+        "Stopping container myapp"
+    ]
+    assert not sim.components["kubelets"].runtimes["node01"].sandboxes
+
+
+async def test_running_pods_survive_a_restart_of_the_simulation(sim):
+    await kubectl().create(pinned_pod("myapp-1"))
+    await sim.engine.until_settled()
+    before = await pod("myapp-1")
+
+    await registry.stop("demo")
+    again = await registry.start("demo", mode="fast-forward")
+    await again.engine.until_settled()
+    await kubectl().create(pinned_pod("myapp-2"))
+    await again.engine.until_settled()
+
+    after = await pod("myapp-1")
+    assert after["metadata"]["resourceVersion"] == before["metadata"]["resourceVersion"]  # nothing to re-report
+    second = await pod("myapp-2")
+    assert second["status"]["phase"] == "Running"
+    assert second["status"]["podIP"] != before["status"]["podIP"]
+    assert [e["reason"] for e in await events_of("myapp-2")][0] == "Pulled"  # the image is still on node01

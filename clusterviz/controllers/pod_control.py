@@ -1,0 +1,150 @@
+"""Pod bookkeeping of the ReplicaSet controllers, after pkg/controller/controller_utils.go.
+
+Expectations (what a controller waits to see in its cache), the Pod a
+template makes, and the order in which surplus Pods are deleted.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from clusterviz.api.informer import key_of
+from clusterviz.sim.engine import Engine
+
+from .util import (
+    Obj,
+    annotations_of,
+    is_pod_active,
+    is_pod_ready,
+    max_restarts,
+    meta,
+    new_controller_ref,
+    spec,
+    status,
+)
+
+# Expectations older than this are given up on (upstream's ExpectationsTimeout, 5 minutes).
+EXPECTATIONS_TTL = 300.0
+DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost"
+PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
+
+
+class Expectations:
+    """Pods a controller has created or deleted but not yet seen in its cache, per controller key."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._adds: dict[str, dict[str, None]] = {}
+        self._dels: dict[str, dict[str, None]] = {}
+        self._since: dict[str, float] = {}
+
+    def expect_creation(self, key: str, pod_key: str) -> None:
+        self._adds.setdefault(key, {})[pod_key] = None
+        self._since[key] = self.engine.now
+
+    def expect_deletions(self, key: str, pod_keys: list[str]) -> None:
+        self._dels.setdefault(key, {}).update(dict.fromkeys(pod_keys))
+        self._since[key] = self.engine.now
+
+    def creation_observed(self, key: str, pod_key: str) -> None:
+        self._adds.get(key, {}).pop(pod_key, None)
+
+    def deletion_observed(self, key: str, pod_key: str) -> None:
+        self._dels.get(key, {}).pop(pod_key, None)
+
+    def pending(self, key: str) -> tuple[int, int]:
+        """(creations, deletions) still to be observed."""
+        return len(self._adds.get(key, ())), len(self._dels.get(key, ()))
+
+    def satisfied(self, key: str) -> bool:
+        """True when every expected Pod has been observed, or the expectations expired."""
+        if not self._adds.get(key) and not self._dels.get(key):
+            return True
+        return self.engine.now - self._since.get(key, self.engine.now) > EXPECTATIONS_TTL
+
+    def forget(self, key: str) -> None:
+        self._adds.pop(key, None)
+        self._dels.pop(key, None)
+        self._since.pop(key, None)
+
+
+def pod_from_template(owner: Obj, name: str, prefix: str) -> Obj:
+    """controller.GetPodFromTemplate: a Pod of the owner's template, controlled by the owner."""
+    template = spec(owner).get("template") or {}
+    template_meta = template.get("metadata") or {}
+    pod_meta: dict[str, Any] = {"name": name, "generateName": prefix, "namespace": meta(owner).get("namespace")}
+    for field in ("labels", "annotations", "finalizers"):
+        if template_meta.get(field):
+            pod_meta[field] = copy.deepcopy(template_meta[field])
+    pod_meta["ownerReferences"] = [new_controller_ref(owner)]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": pod_meta, "spec": copy.deepcopy(template.get("spec") or {})}
+
+
+def _deletion_cost(pod: Obj) -> int:
+    try:
+        return int(annotations_of(pod).get(DELETION_COST_ANNOTATION, "0"))
+    except ValueError:
+        return 0
+
+
+def _after_or_zero(first: Any, second: Any) -> bool:
+    """Upstream's afterOrZero: a missing time counts as the earliest."""
+    if first is None or second is None:
+        return first is None
+    return bool(first > second)
+
+
+def pods_to_delete(
+    pods: list[Obj],
+    related: list[Obj],
+    count: int,
+    ready_since: Callable[[Obj], float | None],
+    creation_rank: Callable[[Obj], tuple[str, int]],
+) -> list[Obj]:
+    """getPodsToDelete: the ``count`` Pods upstream's ActivePodsWithRanks puts first.
+
+    Unscheduled before scheduled, Pending before Unknown before Running, not
+    ready before ready, lower pod-deletion-cost first, more colocated related
+    Pods first, ready for less time first, more restarts first, newest first.
+    """
+    if count >= len(pods):
+        return pods[:count]
+    on_node: dict[str, int] = {}
+    for pod in related:
+        if is_pod_active(pod):
+            node = spec(pod).get("nodeName") or ""
+            on_node[node] = on_node.get(node, 0) + 1
+    ranks = {key_of(p): on_node.get(spec(p).get("nodeName") or "", 0) for p in pods}
+
+    def less(a: Obj, b: Obj) -> bool:
+        node_a, node_b = spec(a).get("nodeName") or "", spec(b).get("nodeName") or ""
+        if node_a != node_b and (not node_a or not node_b):
+            return not node_a
+        phase_a = PHASE_ORDINAL.get(status(a).get("phase", ""), 0)
+        phase_b = PHASE_ORDINAL.get(status(b).get("phase", ""), 0)
+        if phase_a != phase_b:
+            return phase_a < phase_b
+        if is_pod_ready(a) != is_pod_ready(b):
+            return not is_pod_ready(a)
+        if _deletion_cost(a) != _deletion_cost(b):
+            return _deletion_cost(a) < _deletion_cost(b)
+        if ranks[key_of(a)] != ranks[key_of(b)]:
+            return ranks[key_of(a)] > ranks[key_of(b)]
+        if is_pod_ready(a) and is_pod_ready(b):
+            ready_a, ready_b = ready_since(a), ready_since(b)
+            if ready_a != ready_b:
+                return _after_or_zero(ready_a, ready_b)
+        if max_restarts(a) != max_restarts(b):
+            return max_restarts(a) > max_restarts(b)
+        created_a, created_b = creation_rank(a), creation_rank(b)
+        if created_a != created_b:
+            return _after_or_zero(created_a, created_b)
+        return False
+
+    def compare(a: Obj, b: Obj) -> int:
+        return -1 if less(a, b) else (1 if less(b, a) else 0)
+
+    return sorted(pods, key=functools.cmp_to_key(compare))[:count]
