@@ -113,8 +113,9 @@ class NodeLifecycleController:
         while True:
             try:
                 await self.monitor()
-            except errors.StatusError as exc:
-                log.info("node health monitoring failed: %s", exc.message)
+            except Exception:
+                # One failed pass must not end monitoring; the next pass retries.
+                log.exception("node health monitoring failed")
             # A background timer: housekeeping, so fast-forward can settle between failures.
             await self.engine.sleep(self.settings.node_monitor_period, background=True)
 

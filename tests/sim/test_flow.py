@@ -34,3 +34,26 @@ async def test_pinned_pods_skip_the_scheduler(sim):
     assert len(pods) == 3 and {p["spec"]["nodeName"] for p in pods} == {"node01"}
     events = (await kubectl.list("events", "default"))["items"]
     assert not [e for e in events if e["reason"] == "Scheduled"]
+
+
+async def test_step_mode_delivers_one_message_per_step_until_the_pods_run(sim):
+    import asyncio
+
+    await sim.engine.until_settled()
+    sim.engine.set_mode("step")
+    kubectl = Client("demo", "kubectl")
+    apply = asyncio.ensure_future(kubectl.create(DEPLOYMENT))
+    await asyncio.sleep(0)
+    pods = (await kubectl.list("pods", "default"))["items"]
+    assert pods == [] and not apply.done()
+    seqs = []
+    while True:
+        msg = await sim.engine.step()
+        if msg is None:
+            break
+        seqs.append(msg.seq)
+        assert len(seqs) < 5000
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    await apply
+    pods = (await kubectl.list("pods", "default", label_selector="app=myapp"))["items"]
+    assert len(pods) == 3 and {p["status"]["phase"] for p in pods} == {"Running"}
