@@ -1,5 +1,7 @@
 import time
+
 from .helpers import Cluster, deployment
+
 
 async def test_bench(cluster: Cluster) -> None:
     cluster.fake.ready_delay = 1.0
