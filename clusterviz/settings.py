@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "clusterviz.store",
     "clusterviz.api",
     "clusterviz.sim",
+    "clusterviz.web",
 ]
 
 MIDDLEWARE = [

@@ -3,7 +3,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from clusterviz.web import views as web
+
 urlpatterns = [
+    path("", web.home, name="home"),
     path("admin/", admin.site.urls),
     path("c/<slug:cluster>/", include("clusterviz.api.urls")),
 ]

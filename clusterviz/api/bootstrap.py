@@ -96,3 +96,24 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
 def create_cluster_sync(name: str, nodes: int = 3, cpu: str = "4", memory: str = "8Gi", pods: int = 110) -> bool:
     """``create_cluster`` for synchronous callers (management commands, migrations)."""
     return async_to_sync(create_cluster)(name, nodes, cpu, memory, pods)
+
+
+async def cluster_summaries() -> list[dict[str, Any]]:
+    """Each cluster with its nodes (name, Ready) and Pod count, for the home page."""
+    names = await sync_to_async(kv.cluster_names, thread_sensitive=False)()
+    summaries = []
+    for name in names:
+        client = Client(name, "dashboard", simulated=False)
+        nodes = (await client.list("nodes"))["items"]
+        pods = (await client.list("pods"))["items"]
+        summaries.append({
+            "name": name,
+            "nodes": [
+                {"name": n["metadata"]["name"],
+                 "ready": any(c.get("type") == "Ready" and c.get("status") == "True"
+                              for c in (n.get("status") or {}).get("conditions") or [])}
+                for n in nodes
+            ],
+            "pods": len(pods),
+        })
+    return summaries

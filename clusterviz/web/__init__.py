@@ -1,0 +1,1 @@
+"""The dashboard: pages, htmx partials and websocket consumers."""
