@@ -62,6 +62,7 @@ class DeploymentController:
         cm.informers["pods"].add_handler(Handler(on_delete=self._pod_deleted))
 
     def start(self) -> None:
+        """Start the worker loop."""
         self.worker.start()
 
     # --- event handlers -----------------------------------------------------------------------------

@@ -27,6 +27,7 @@ RESUMED_REASON = "DeploymentResumed"
 
 
 def deployment_complete(d: Obj, new_status: dict[str, Any]) -> bool:
+    """DeploymentComplete: every replica updated and available, and the latest generation observed."""
     want = replicas_of(d)
     return (
         int_field(new_status, "updatedReplicas") == want
@@ -37,6 +38,7 @@ def deployment_complete(d: Obj, new_status: dict[str, Any]) -> bool:
 
 
 def deployment_progressing(d: Obj, new_status: dict[str, Any]) -> bool:
+    """DeploymentProgressing: more updated, ready or available replicas, or fewer old ones, than before."""
     old = status(d)
     old_old = int_field(old, "replicas") - int_field(old, "updatedReplicas")
     new_old = int_field(new_status, "replicas") - int_field(new_status, "updatedReplicas")
@@ -61,6 +63,7 @@ def new_condition(now: str, type_: str, status_: str, reason: str, message: str)
 
 
 def get_condition(status_: dict[str, Any], type_: str) -> dict[str, Any] | None:
+    """GetDeploymentCondition."""
     for condition in status_.get("conditions") or []:
         if isinstance(condition, dict) and condition.get("type") == type_:
             return condition
@@ -83,6 +86,7 @@ def set_condition(status_: dict[str, Any], condition: dict[str, Any]) -> None:
 
 
 def remove_condition(status_: dict[str, Any], type_: str) -> None:
+    """RemoveDeploymentCondition (an empty list is dropped, as omitempty does)."""
     kept = [c for c in status_.get("conditions") or [] if not (isinstance(c, dict) and c.get("type") == type_)]
     if kept:
         status_["conditions"] = kept

@@ -40,6 +40,7 @@ _FNV_OFFSET, _FNV_PRIME = 0x811C9DC5, 0x01000193
 
 
 def fnv32a(data: bytes, value: int = _FNV_OFFSET) -> int:
+    """32-bit FNV-1a of ``data``, continuing from ``value``."""
     for byte in data:
         value = ((value ^ byte) * _FNV_PRIME) & 0xFFFFFFFF
     return value
@@ -82,6 +83,7 @@ def equal_ignore_hash(a: dict[str, Any] | None, b: dict[str, Any] | None) -> boo
 
 
 def is_rolling(d: Obj) -> bool:
+    """IsRollingUpdate."""
     return (spec(d).get("strategy") or {}).get("type", "RollingUpdate") == "RollingUpdate"
 
 
@@ -107,10 +109,12 @@ def resolve_fenceposts(d: Obj) -> tuple[int, int]:
 
 
 def max_surge(d: Obj) -> int:
+    """MaxSurge: 0 unless rolling."""
     return resolve_fenceposts(d)[0] if is_rolling(d) else 0
 
 
 def max_unavailable(d: Obj) -> int:
+    """MaxUnavailable: 0 unless rolling, at most spec.replicas."""
     if not is_rolling(d) or replicas_of(d) == 0:
         return 0
     return min(resolve_fenceposts(d)[1], replicas_of(d))
@@ -125,6 +129,7 @@ def spec_replicas(rss: list[Obj]) -> int:
 
 
 def status_count(rss: list[Obj], field: str) -> int:
+    """The sum of a status count (replicas, readyReplicas, availableReplicas)."""
     return sum(int_field(status(rs), field) for rs in rss)
 
 
@@ -148,6 +153,7 @@ def new_rs_new_replicas(d: Obj, all_rss: list[Obj], new_rs: Obj) -> int:
 
 
 def is_saturated(d: Obj, rs: Obj | None) -> bool:
+    """IsSaturated: the ReplicaSet is sized for the Deployment and all its replicas are available."""
     if rs is None:
         return False
     desired = annotations_of(rs).get(DESIRED_REPLICAS)
@@ -186,6 +192,7 @@ def _rs_fraction(rs: Obj, d: Obj) -> int:
 
 
 def revision(rs: Obj) -> int:
+    """The revision annotation as a number (0 when absent)."""
     try:
         return int(annotations_of(rs).get(REVISION, "0"))
     except ValueError:
@@ -193,6 +200,7 @@ def revision(rs: Obj) -> int:
 
 
 def max_revision(rss: list[Obj]) -> int:
+    """MaxRevision."""
     return max((revision(rs) for rs in rss), default=0)
 
 
@@ -204,6 +212,7 @@ def _annotations(obj: Obj) -> dict[str, str]:
 
 
 def set_replicas_annotations(rs: Obj, desired: int, max_replicas: int) -> bool:
+    """SetReplicasAnnotations: desired-replicas and max-replicas; whether they changed."""
     annotations = _annotations(rs)
     changed = False
     for key, value in ((DESIRED_REPLICAS, str(desired)), (MAX_REPLICAS, str(max_replicas))):
@@ -214,6 +223,7 @@ def set_replicas_annotations(rs: Obj, desired: int, max_replicas: int) -> bool:
 
 
 def replicas_annotations_need_update(rs: Obj, desired: int, max_replicas: int) -> bool:
+    """ReplicasAnnotationsNeedUpdate."""
     annotations = annotations_of(rs)
     return annotations.get(DESIRED_REPLICAS) != str(desired) or annotations.get(MAX_REPLICAS) != str(max_replicas)
 

@@ -125,6 +125,7 @@ class EndpointsController:
         self.endpoints.add_handler(Handler(on_delete=enqueue))
 
     def start(self) -> None:
+        """Start the worker loop."""
         self.worker.start()
 
     def _enqueue(self, obj: Obj) -> None:

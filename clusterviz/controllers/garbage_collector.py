@@ -47,6 +47,7 @@ class GarbageCollector:
             )
 
     def start(self) -> None:
+        """Start the worker loop."""
         self.worker.start()
 
     def _known(self, uid: str) -> bool:

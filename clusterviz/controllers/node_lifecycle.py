@@ -63,10 +63,12 @@ class NodeHealth:
 
 
 def ready_condition(node: Obj) -> dict[str, Any] | None:
+    """The node's Ready condition."""
     return pod_condition(node, "Ready")
 
 
 def zone_of(node: Obj) -> str:
+    """nodetopology.GetZoneKey: region and zone labels."""
     node_labels = labels_of(node)
     return ":\x00:".join(node_labels.get(label, "") for label in ZONE_LABELS)
 
@@ -103,6 +105,7 @@ class NodeLifecycleController:
         self.nodes.add_handler(Handler(self._node_changed, lambda old, new: self._node_changed(new)))
 
     def start(self) -> None:
+        """Start the NoSchedule tainting worker and the health monitor."""
         self.no_schedule.start()
         self.engine.spawn(f"controller-manager/{COMPONENT}/monitor", self._monitor_loop)
 

@@ -42,17 +42,21 @@ class Expectations:
         self._since: dict[str, float] = {}
 
     def expect_creation(self, key: str, pod_key: str) -> None:
+        """Wait for ``pod_key`` to appear before managing ``key`` again."""
         self._adds.setdefault(key, {})[pod_key] = None
         self._since[key] = self.engine.now
 
     def expect_deletions(self, key: str, pod_keys: list[str]) -> None:
+        """Wait for these Pods to be seen deleted (or terminating) before managing ``key`` again."""
         self._dels.setdefault(key, {}).update(dict.fromkeys(pod_keys))
         self._since[key] = self.engine.now
 
     def creation_observed(self, key: str, pod_key: str) -> None:
+        """The cache holds ``pod_key`` (a second sighting changes nothing)."""
         self._adds.get(key, {}).pop(pod_key, None)
 
     def deletion_observed(self, key: str, pod_key: str) -> None:
+        """The cache saw ``pod_key`` go (a second sighting changes nothing)."""
         self._dels.get(key, {}).pop(pod_key, None)
 
     def pending(self, key: str) -> tuple[int, int]:
@@ -66,6 +70,7 @@ class Expectations:
         return self.engine.now - self._since.get(key, self.engine.now) > EXPECTATIONS_TTL
 
     def forget(self, key: str) -> None:
+        """Drop every expectation of ``key``."""
         self._adds.pop(key, None)
         self._dels.pop(key, None)
         self._since.pop(key, None)

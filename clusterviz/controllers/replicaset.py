@@ -90,6 +90,7 @@ class ReplicaSetController:
         self.pods.add_handler(Handler(self._pod_added, self._pod_updated, self._pod_deleted))
 
     def start(self) -> None:
+        """Start the worker loop."""
         self.worker.start()
 
     # --- event handlers: only bookkeeping and enqueueing ---------------------------------------

@@ -31,6 +31,7 @@ DELETE_RETRIES = 5
 
 
 def no_execute(taints: Any) -> list[dict[str, Any]]:
+    """The NoExecute taints among ``taints``."""
     return [t for t in taints or [] if isinstance(t, dict) and t.get("effect") == "NoExecute"]
 
 
@@ -79,6 +80,7 @@ class TaintEvictionController:
         self.pods.add_handler(Handler(self._pod_added, self._pod_updated, self._pod_deleted))
 
     def start(self) -> None:
+        """Start the worker loop."""
         self.worker.start()
 
     def _node_added(self, node: Obj) -> None:
@@ -101,6 +103,7 @@ class TaintEvictionController:
         self._pod_added(pod)
 
     async def sync(self, item: str) -> None:
+        """Handle a ``node:<name>`` or ``pod:<namespace/name>`` item."""
         kind, _, key = item.partition(":")
         if kind == "node":
             await self._handle_node(key)

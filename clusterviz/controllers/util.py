@@ -46,21 +46,25 @@ def meta(obj: Obj) -> dict[str, Any]:
 
 
 def spec(obj: Obj) -> dict[str, Any]:
+    """The object's spec (an empty dict when it has none)."""
     value = obj.get("spec")
     return value if isinstance(value, dict) else {}
 
 
 def status(obj: Obj) -> dict[str, Any]:
+    """The object's status (an empty dict when it has none)."""
     value = obj.get("status")
     return value if isinstance(value, dict) else {}
 
 
 def labels_of(obj: Obj) -> dict[str, str]:
+    """metadata.labels."""
     value = meta(obj).get("labels")
     return value if isinstance(value, dict) else {}
 
 
 def annotations_of(obj: Obj) -> dict[str, str]:
+    """metadata.annotations."""
     value = meta(obj).get("annotations")
     return value if isinstance(value, dict) else {}
 
@@ -71,6 +75,7 @@ def deleting(obj: Obj) -> bool:
 
 
 def owner_refs(obj: Obj) -> list[dict[str, Any]]:
+    """metadata.ownerReferences."""
     refs = meta(obj).get("ownerReferences")
     return [r for r in refs if isinstance(r, dict)] if isinstance(refs, list) else []
 
@@ -96,6 +101,7 @@ def new_controller_ref(owner: Obj) -> dict[str, Any]:
 
 
 def int_field(obj: dict[str, Any], name: str, default: int = 0) -> int:
+    """An integer field, ``default`` when absent (Go's zero value for omitted fields)."""
     value = obj.get(name)
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
@@ -117,6 +123,7 @@ def selector_of(obj: Obj) -> labels.Selector:
 
 
 def pod_condition(pod: Obj, type_: str) -> dict[str, Any] | None:
+    """The status condition of that type (Pods and Nodes alike)."""
     for condition in status(pod).get("conditions") or []:
         if isinstance(condition, dict) and condition.get("type") == type_:
             return condition
@@ -135,6 +142,7 @@ def is_pod_active(pod: Obj) -> bool:
 
 
 def max_restarts(pod: Obj) -> int:
+    """The highest restartCount among the Pod's containers."""
     return max(
         (int_field(c, "restartCount") for c in status(pod).get("containerStatuses") or [] if isinstance(c, dict)),
         default=0,
@@ -176,6 +184,7 @@ class Index:
                     del self._groups[value]
 
     def keys(self, value: str) -> list[str]:
+        """The keys filed under ``value``."""
         return list(self._groups.get(value, ()))
 
     def get(self, value: str) -> list[Obj]:
@@ -184,33 +193,40 @@ class Index:
         return [cache[k] for k in self._groups.get(value, ()) if k in cache]
 
     def has(self, value: str) -> bool:
+        """Whether any object is filed under ``value``."""
         return value in self._groups
 
 
 def by_controller_uid(obj: Obj) -> list[str]:
+    """Index function: the uid of the object's controller."""
     ref = controller_ref(obj)
     return [str(ref.get("uid"))] if ref else []
 
 
 def by_namespace_if_orphan(obj: Obj) -> list[str]:
+    """Index function: the namespace of an object without a controller."""
     return [] if controller_ref(obj) else [str(meta(obj).get("namespace") or "")]
 
 
 def by_namespace(obj: Obj) -> list[str]:
+    """Index function: the namespace."""
     return [str(meta(obj).get("namespace") or "")]
 
 
 def by_node_name(obj: Obj) -> list[str]:
+    """Index function: the node a Pod is bound to."""
     node = spec(obj).get("nodeName")
     return [node] if isinstance(node, str) and node else []
 
 
 def by_uid(obj: Obj) -> list[str]:
+    """Index function: the object's own uid."""
     uid = meta(obj).get("uid")
     return [uid] if isinstance(uid, str) and uid else []
 
 
 def by_owner_uids(obj: Obj) -> list[str]:
+    """Index function: the uids of all its owners."""
     return [str(ref.get("uid")) for ref in owner_refs(obj) if ref.get("uid")]
 
 
@@ -226,10 +242,12 @@ class RecentWrites:
         self._objects: dict[str, Obj] = {}
 
     def remember(self, obj: Obj) -> Obj:
+        """Keep a stored object we just got back from a write; returns it."""
         self._objects[key_of(obj)] = obj
         return obj
 
     def forget(self, key: str) -> None:
+        """Drop what we remember of ``key`` (the object was deleted)."""
         self._objects.pop(key, None)
 
     def fresh(self, cached: Obj | None) -> Obj | None:
@@ -277,6 +295,7 @@ class Worker:
         self._waiting: dict[str, float] = {}
 
     def add(self, key: str) -> None:
+        """Queue ``key`` (once, however often it is added before it is taken)."""
         self.queue.add(key)
 
     def add_after(self, key: str, delay: float) -> None:
@@ -299,6 +318,7 @@ class Worker:
         self.engine.spawn(f"{self.name}/after", later)
 
     def start(self) -> None:
+        """Run the worker loop as engine work."""
         self.engine.spawn(self.name, self._loop)
 
     async def _loop(self) -> None:
@@ -357,9 +377,6 @@ async def run_parallel(engine: Engine, name: str, jobs: list[Callable[[], Awaita
     return results
 
 
-def is_not_found(exc: Exception | None) -> bool:
-    return isinstance(exc, errors.StatusError) and exc.code == 404
-
-
 def is_conflict(exc: Exception | None) -> bool:
+    """A 409 Conflict (a stale resourceVersion), not an AlreadyExists."""
     return isinstance(exc, errors.StatusError) and exc.code == 409 and exc.reason == "Conflict"

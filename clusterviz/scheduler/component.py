@@ -16,7 +16,7 @@ from . import framework
 from .cycle import schedule
 from .decision import DecisionRecord
 from .profile import default_profile
-from .queue import SchedulingQueue
+from .queue import ACTIVE, BACKOFF, SchedulingQueue
 from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -139,7 +139,10 @@ class Scheduler:
                 wakeup = self.queue.next_wakeup(self.engine.now)
                 self._wakeup = asyncio.get_running_loop().create_future()
                 timeout = None if wakeup is None else max(wakeup - self.engine.now, 0.0)
-                await self.engine.wait_for(self._wakeup, timeout)
+                pending = self.queue.pending_pods()
+                # Only a backoff that ends is news; the periodic flush of unschedulable Pods is housekeeping.
+                housekeeping = not (pending[ACTIVE] or pending[BACKOFF])
+                await self.engine.wait_for(self._wakeup, timeout, background=housekeeping)
                 continue
             try:
                 await self.schedule_one(queued)

@@ -220,10 +220,12 @@ class Engine:
         self._changed.set()
         await self._block(timer.future)
 
-    async def wait_for(self, future: asyncio.Future[Any], timeout: float | None = None) -> Any:
+    async def wait_for(
+        self, future: asyncio.Future[Any], timeout: float | None = None, *, background: bool = False
+    ) -> Any:
         """Wait on a future resolved through ``wake``, or until ``timeout`` simulated seconds pass."""
         if timeout is not None:
-            heapq.heappush(self._timers, _Timer(self.now + max(timeout, 0.0), next(self._order), False, future))
+            heapq.heappush(self._timers, _Timer(self.now + max(timeout, 0.0), next(self._order), background, future))
             self._changed.set()
         return await self._block(future)
 

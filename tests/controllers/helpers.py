@@ -138,6 +138,8 @@ class FakeKubelet:
             return
         if not node:
             running = [n for n in sorted(self.nodes.cache) if n not in self.stopped]
+            if not running:
+                return  # nowhere to run: the Pod stays Pending
             await self.client.bind(namespace, name, running[self._next_node % len(running)])
             self._next_node += 1
             return

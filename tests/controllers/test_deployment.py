@@ -131,6 +131,29 @@ async def test_an_image_change_rolls_without_dropping_below_the_allowed_availabi
     assert rss["2"]["metadata"]["name"] in progressing["message"]
 
 
+async def test_scaling_mid_rollout_is_proportional(cluster: Cluster) -> None:
+    strategy = {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 3, "maxUnavailable": 2}}
+    await cluster.kubectl.create(deployment(replicas=10, strategy=strategy))
+    await cluster.settle()
+    for node in ("node01", "node02", "node03"):
+        cluster.fake.stop_node(node)  # the new Pods never become ready: the rollout stalls
+    patch = {"spec": {"template": {"spec": {"containers": [{"name": "myapp", "image": "soscscs/myapp:v2"}]}}}}
+    await cluster.kubectl.patch("deployments", "myapp", patch, "default", patch_type="strategic")
+    await cluster.settle()
+    sizes = {
+        rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]: rs["spec"]["replicas"]
+        for rs in (await cluster.kubectl.list("replicasets", "default"))["items"]
+    }
+    assert sizes == {"1": 8, "2": 5}  # 13 = 10 + maxSurge; 8 = 10 - maxUnavailable still available
+
+    await cluster.kubectl.patch("deployments", "myapp", {"spec": {"replicas": 20}}, "default", sub="scale")
+    await cluster.settle()
+    rss = (await cluster.kubectl.list("replicasets", "default"))["items"]
+    sizes = {rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]: rs["spec"]["replicas"] for rs in rss}
+    assert sizes == {"1": 14, "2": 9}  # 23 = 20 + maxSurge, shared 8:5 (8 * 23/13 = 14.2, 5 * 23/13 = 8.8)
+    assert {rs["metadata"]["annotations"]["deployment.kubernetes.io/max-replicas"] for rs in rss} == {"23"}
+
+
 async def test_recreate_scales_the_old_pods_away_before_starting_new_ones(cluster: Cluster) -> None:
     await cluster.kubectl.create(deployment(strategy={"type": "Recreate"}))
     await cluster.settle()
@@ -187,6 +210,25 @@ async def test_rolling_back_reuses_the_old_replica_set_with_a_new_revision(clust
     assert first["spec"]["replicas"] == 2
     assert first["metadata"]["annotations"]["deployment.kubernetes.io/revision"] == "3"
     assert first["metadata"]["annotations"]["deployment.kubernetes.io/revision-history"] == "1"
+
+
+async def test_a_paused_deployment_does_not_roll_until_resumed(cluster: Cluster) -> None:
+    await cluster.kubectl.create(deployment(replicas=2))
+    await cluster.settle()
+    await cluster.kubectl.patch("deployments", "myapp", {"spec": {"paused": True}}, "default")
+    patch = {"spec": {"template": {"spec": {"containers": [{"name": "myapp", "image": "soscscs/myapp:v2"}]}}}}
+    await cluster.kubectl.patch("deployments", "myapp", patch, "default", patch_type="strategic")
+    await cluster.settle()
+    assert len((await cluster.kubectl.list("replicasets", "default"))["items"]) == 1
+    d = await cluster.kubectl.get("deployments", "myapp", "default")
+    progressing = next(c for c in d["status"]["conditions"] if c["type"] == "Progressing")
+    assert (progressing["status"], progressing["reason"], progressing["message"]) == (
+        "Unknown", "DeploymentPaused", "Deployment is paused")
+
+    await cluster.kubectl.patch("deployments", "myapp", {"spec": {"paused": False}}, "default")
+    await cluster.settle()
+    pods = await cluster.pods("app=myapp")
+    assert len(pods) == 2 and {p["spec"]["containers"][0]["image"] for p in pods} == {"soscscs/myapp:v2"}
 
 
 def test_the_hash_is_fnv_based_and_safely_encoded() -> None:

@@ -173,3 +173,15 @@ async def test_a_failing_creation_is_reported_as_replica_failure(cluster: Cluste
     assert failed[0]["type"] == "Warning"
     assert failed[0]["message"] == 'Error creating: pods "x" is forbidden: exceeded quota: compute-resources'
     assert controller.expectations.pending("default/frontend") == (0, 0)
+
+
+async def test_pods_count_as_available_only_after_min_ready_seconds(cluster: Cluster) -> None:
+    rs = replica_set(replicas=2)
+    rs["spec"]["minReadySeconds"] = 30
+    await cluster.kubectl.create(rs)
+    await cluster.settle()
+    stored = await cluster.kubectl.get("replicasets", "frontend", "default")
+    assert (stored["status"]["readyReplicas"], stored["status"]["availableReplicas"]) == (2, 2)
+    for pod in await cluster.pods("tier=frontend"):
+        since = cluster.cm.ready_since(pod)
+        assert since is not None and cluster.engine.now >= since + 30
