@@ -511,15 +511,21 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         options = codec.decode_object(req.body, req.content_type or "application/json")
     preconditions = options.get("preconditions") if isinstance(options.get("preconditions"), dict) else {}
     cid = await cluster_id(req.cluster)
-    old = await _get(cid, key_of(rp))
-    if old is None:
-        raise not_found(rp)
-    if req.query.get("dryRun") or options.get("dryRun"):
-        return ok(with_type(resource, old))
-    grace = _grace_period(old, options, req)
-    finalizers = (old.get("metadata") or {}).get("finalizers")
-    if grace > 0 or finalizers:
-        return ok(with_type(resource, await _mark_deleting(req, rp, cid, old, grace)))
+    for _ in range(PATCH_RETRIES):
+        old = await _get(cid, key_of(rp))
+        if old is None:
+            raise not_found(rp)
+        if req.query.get("dryRun") or options.get("dryRun"):
+            return ok(with_type(resource, old))
+        grace = _grace_period(old, options, req)
+        if not grace and not (old.get("metadata") or {}).get("finalizers"):
+            break
+        try:
+            return ok(with_type(resource, await _mark_deleting(req, rp, cid, old, grace)))
+        except kv.RevisionConflict:
+            continue  # the kubelet wrote status meanwhile; mark the fresh object, as the real server retries
+    else:
+        raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
     if resource.kind == "Namespace":
         await _delete_namespace_contents(req, cid, rp.name)
     expected_rv = None
@@ -575,10 +581,7 @@ async def _mark_deleting(req: ApiRequest, rp: ResourcePath, cid: int, old: dict[
 
         new_meta["deletionTimestamp"] = clock.rfc3339(moment + timedelta(seconds=grace))
     new_meta["deletionGracePeriodSeconds"] = grace
-    try:
-        return await store_write(req, rp, "delete", rp.name, _update, cid, key_of(rp), new, _rv(old))
-    except kv.RevisionConflict:
-        raise errors.conflict(rp.resource.plural, rp.resource.group, rp.name, errors.MODIFIED_CONFLICT) from None
+    return await store_write(req, rp, "delete", rp.name, _update, cid, key_of(rp), new, _rv(old))
 
 
 async def _delete_namespace_contents(req: ApiRequest, cid: int, namespace: str) -> None:
