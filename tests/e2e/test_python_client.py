@@ -121,7 +121,6 @@ def test_watch_from_a_compacted_revision_is_gone(api: client.ApiClient, live: Li
     for i in range(80):
         core.patch_node("node03", {"metadata": {"annotations": {"touch": str(i)}}})
     with pytest.raises(ApiException) as info:
-        for _ in watch.Watch().stream(core.list_namespaced_pod, namespace="default", resource_version="1",
-                                      timeout_seconds=5):
-            pass
+        list(watch.Watch().stream(core.list_namespaced_pod, namespace="default", resource_version="1",
+                                  timeout_seconds=5))
     assert info.value.status == 410
