@@ -40,3 +40,14 @@ class FlowMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.cluster}#{self.seq} {self.sender}->{self.to} {self.verb}"
+
+
+class EngineLease(models.Model):
+    """Which process runs a cluster's engine, renewed like a Kubernetes leader-election Lease."""
+
+    cluster = models.SlugField(max_length=63, unique=True)
+    holder = models.CharField(max_length=200, blank=True)
+    renewed = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.cluster} held by {self.holder or 'nobody'}"

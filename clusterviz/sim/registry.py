@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 
 from clusterviz.store import kv
 
-from . import trace
+from . import lease, trace
 from .context import Context, SimSettings
 from .engine import Engine
 from .gate import EngineGate
@@ -49,6 +49,19 @@ class Running:
 _running: dict[str, Running] = {}
 # Engines start on first use only in processes that serve clusters (the ASGI server, workers).
 _enabled = False
+# This process's name in the engine lease table.
+_holder = lease.holder_identity()
+RENEW_SECONDS = 5.0
+
+
+def set_holder(holder: str) -> None:
+    global _holder
+    _holder = holder
+
+
+def running_clusters() -> list[str]:
+    """Clusters whose engines run in this process."""
+    return list(_running)
 
 
 def enable() -> None:
@@ -106,6 +119,8 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
             cid = await sync_to_async(kv.cluster_id, thread_sensitive=False)(cluster)
         except kv.ClusterNotFound:
             return None
+        if not await sync_to_async(lease.claim, thread_sensitive=False)(cluster, _holder):
+            return None  # another process runs this cluster's engine
         revision = await sync_to_async(kv.current_revision, thread_sensitive=False)(cid)
         state = await trace.load_state(cluster)
         engine = Engine(cluster, mode or state.mode, speed if speed is not None else state.speed, state.time,
@@ -116,6 +131,7 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
         running = Running(cluster, engine, gate, ctx)
         _running[cluster] = running
         trace.attach(engine)
+        engine.background.add(asyncio.get_running_loop().create_task(_renew(cluster)))
         engine.start()
         gate.start_tailer()
         for name, factory in COMPONENTS.items():
@@ -123,6 +139,16 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
             running.components[name] = component
             engine.spawn(name, component.run)
         return running
+
+
+async def _renew(cluster: str) -> None:
+    """Keep this process's lease on ``cluster`` while its engine runs here."""
+    while True:
+        await asyncio.sleep(RENEW_SECONDS)  # wall-clock: leases expire in real time, not simulated time
+        if not await sync_to_async(lease.claim, thread_sensitive=False)(cluster, _holder):
+            log.warning("lost the engine lease of %s; stopping its engine here", cluster)
+            asyncio.get_running_loop().create_task(stop(cluster))
+            return
 
 
 async def stop(cluster: str) -> None:
@@ -133,6 +159,7 @@ async def stop(cluster: str) -> None:
     await running.gate.stop()
     await running.engine.stop()
     await trace.save(running.engine)
+    await sync_to_async(lease.release, thread_sensitive=False)([cluster], _holder)
 
 
 async def stop_all() -> None:

@@ -62,10 +62,10 @@ def _write(cluster: str, messages: list[Message], state: dict[str, Any]) -> None
 
 
 async def save(engine: Engine) -> None:
-    """Write out buffered messages and the engine's clock, mode and speed."""
+    """Write out buffered messages and the engine's clock (mode and speed are saved when they are set)."""
     buffer = _buffers.get(engine, [])
     batch, buffer[:] = list(buffer), []
-    state = {"mode": engine.mode, "speed": engine.speed, "time": engine.now, "last_seq": engine.last_seq}
+    state = {"time": engine.now, "last_seq": engine.last_seq}
     await sync_to_async(_write, thread_sensitive=False)(engine.cluster, batch, state)
 
 

@@ -1,0 +1,43 @@
+"""Engine leases: each cluster's engine runs in exactly one process at a time.
+
+A process claims a cluster with a conditional UPDATE (only if the lease is
+free, already its own, or expired) and renews it while it runs the engine;
+a process that dies stops renewing, and another takes the cluster over once
+the lease expires.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+
+from .models import EngineLease
+
+LEASE_SECONDS = float(os.environ.get("CLUSTERVIZ_ENGINE_LEASE_SECONDS", "15"))
+
+
+def holder_identity() -> str:
+    """This process's name in the lease table."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def claim(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bool:
+    """Take or renew the lease of ``cluster``; False if another live process holds it."""
+    EngineLease.objects.get_or_create(cluster=cluster)
+    now = timezone.now()
+    expired = now - timedelta(seconds=lease_seconds)
+    taken = (
+        EngineLease.objects.filter(cluster=cluster)
+        .filter(Q(holder="") | Q(holder=holder) | Q(renewed__lt=expired) | Q(renewed__isnull=True))
+        .update(holder=holder, renewed=now)
+    )
+    return taken == 1
+
+
+def release(clusters: list[str], holder: str) -> None:
+    """Give up leases so another process can take the clusters at once."""
+    EngineLease.objects.filter(cluster__in=clusters, holder=holder).update(holder="", renewed=None)

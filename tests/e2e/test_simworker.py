@@ -1,0 +1,76 @@
+"""Engines in worker processes: a web process with engines off, workers that claim clusters by lease."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.livesim import ROOT, LiveServer
+
+MYAPP = (ROOT / "examples" / "myapp.yaml").read_text()
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path, {"CLUSTERVIZ_ENGINES": "false", "CLUSTERVIZ_DEFAULT_MODE": "fast-forward",
+                                   "CLUSTERVIZ_ENGINE_LEASE_SECONDS": "3"})
+    server.start()
+    yield server
+    server.stop()
+
+
+def start_worker(server: LiveServer) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "simworker", "--interval", "0.5"],
+                            env=server.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def running_pods(server: LiveServer) -> list[dict]:
+    with urllib.request.urlopen(server.cluster_url() + "/api/v1/namespaces/default/pods?labelSelector=app%3Dmyapp") as r:
+        items = json.loads(r.read())["items"]
+    return [p for p in items if p["status"].get("phase") == "Running" and not p["metadata"].get("deletionTimestamp")]
+
+
+def wait_until(check: Callable[[], bool], seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.25)  # wall-clock: waiting for another process
+    return False
+
+
+def test_a_worker_runs_the_cluster_and_another_takes_over_when_it_dies(web: LiveServer, kubectl_binary: str,
+                                                                       tmp_path: Path):
+    manifest = tmp_path / "myapp.yaml"
+    manifest.write_text(MYAPP)
+    first = start_worker(web)
+    second: subprocess.Popen[bytes] | None = None
+    try:
+        env = {"HOME": str(tmp_path), "KUBECONFIG": str(tmp_path / "kc"), "PATH": "/usr/bin:/bin"}
+        kubectl = [kubectl_binary, f"--server={web.cluster_url()}", f"--cache-dir={tmp_path / 'cache'}"]
+        applied = subprocess.run([*kubectl, "apply", "-f", str(manifest)], env=env, capture_output=True, text=True)
+        assert applied.returncode == 0, applied.stderr
+        assert wait_until(lambda: len(running_pods(web)) == 3), "the worker did not run the Deployment"
+
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        second = start_worker(web)
+        scaled = subprocess.run([*kubectl, "scale", "deployment", "myapp", "--replicas=5"], env=env,
+                                capture_output=True, text=True)
+        assert scaled.returncode == 0, scaled.stderr
+        assert wait_until(lambda: len(running_pods(web)) == 5), "no worker took the cluster over"
+        names = [p["metadata"]["name"] for p in running_pods(web)]
+        assert len(set(names)) == 5
+    finally:
+        for worker in (first, second):
+            if worker is not None and worker.poll() is None:
+                worker.terminate()
+                worker.wait(timeout=30)
