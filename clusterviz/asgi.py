@@ -16,6 +16,10 @@ if settings.CLUSTERVIZ["ENGINES"]:
     # This process serves clusters: their simulations run here, started on first use.
     registry.enable()
 
-websocket_urlpatterns: list = []
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": URLRouter(websocket_urlpatterns)})
+from clusterviz.web.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {"http": django_asgi_app, "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns))}
+)

@@ -8,5 +8,8 @@ from clusterviz.web import views as web
 urlpatterns = [
     path("", web.home, name="home"),
     path("admin/", admin.site.urls),
+    path("c/<slug:cluster>/", web.cluster_page, name="cluster"),
+    path("c/<slug:cluster>/controls/mode", web.set_mode, name="set-mode"),
+    path("c/<slug:cluster>/controls/step", web.step, name="step"),
     path("c/<slug:cluster>/", include("clusterviz.api.urls")),
 ]

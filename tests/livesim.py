@@ -48,17 +48,20 @@ class LiveServer:
             capture_output=True, text=True, timeout=120, check=False,
         )
 
-    def start(self, timeout: float = 60.0) -> None:
-        result = self.manage("migrate", "--noinput")
-        if result.returncode != 0:
-            raise RuntimeError(f"migrate failed:\n{result.stdout}\n{result.stderr}")
+    def start(self, timeout: float = 60.0, migrate: bool = True) -> None:
+        """Start Daphne; ``migrate=False`` reuses a database an earlier server left in ``workdir``."""
+        if migrate:
+            result = self.manage("migrate", "--noinput")
+            if result.returncode != 0:
+                raise RuntimeError(f"migrate failed:\n{result.stdout}\n{result.stderr}")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-v", "1", "-b", "127.0.0.1", "-p", str(self.port),
              "clusterviz.asgi:application"],
             env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
         assert self.process.stderr is not None
-        # Wait for Daphne's "Listening on" line rather than sleeping.
+        # Wait for Daphne's "Listening on" line rather than sleeping. Read the descriptor itself:
+        # a buffered readline could hold that line in Python's buffer while select() waits.
         selector = selectors.DefaultSelector()
         selector.register(self.process.stderr, selectors.EVENT_READ)
         deadline = time.monotonic() + timeout
@@ -66,11 +69,11 @@ class LiveServer:
         while time.monotonic() < deadline:
             if not selector.select(timeout=deadline - time.monotonic()):
                 break
-            line = self.process.stderr.readline()
-            if not line:
+            chunk = os.read(self.process.stderr.fileno(), 65536)
+            if not chunk:
                 break
-            seen += line
-            if b"Listening on TCP address" in line:
+            seen += chunk
+            if b"Listening on TCP address" in seen:
                 selector.close()
                 self._drain()
                 return

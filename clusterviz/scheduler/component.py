@@ -15,7 +15,15 @@ from clusterviz.api.informer import Handler, Informer
 from . import framework
 from .cycle import schedule
 from .decision import DecisionRecord
-from .profile import default_profile
+from .profile import (
+    CONFIG_MAP_KEY,
+    CONFIG_MAP_NAME,
+    CONFIG_MAP_NAMESPACE,
+    ConfigurationError,
+    SchedulerConfiguration,
+    default_configuration,
+    parse_configuration,
+)
 from .queue import ACTIVE, BACKOFF, SchedulingQueue
 from .snapshot import Snapshot
 
@@ -25,6 +33,8 @@ COMPONENT = "scheduler"
 # The name real schedulers put on their events (kubectl describe shows "default-scheduler").
 EVENT_SOURCE = "default-scheduler"
 DECISION_API_VERSION = "clusterviz.io/v1"
+# A new profile may make any parked Pod fit (or not), so every Pod gets another attempt.
+PROFILE_CHANGE = framework.ClusterEvent(framework.EventResource.WILDCARD, framework.ActionType.ALL, "ProfileChange")
 
 
 def is_ours(pod: dict[str, Any], profile_name: str) -> bool:
@@ -60,13 +70,17 @@ class Scheduler:
         self.engine = ctx.engine
         self.client = ctx.client(COMPONENT)
         self.recorder = ctx.recorder(EVENT_SOURCE)
-        self.profile = default_profile()
-        self.queue = SchedulingQueue.for_profile(self.profile, start=self.engine.now)
+        self.configuration = default_configuration()
+        self.profile = self.configuration.profile
+        self.queue = SchedulingQueue.for_profile(self.profile, self.configuration, start=self.engine.now)
         self.snapshot = Snapshot()
         self.rng = ctx.rng("scheduler")
         self.pods = Informer(self.client, "pods")
         self.nodes = Informer(self.client, "nodes")
         self.namespaces = Informer(self.client, "namespaces")
+        self.config_maps = Informer(
+            self.client, "configmaps", CONFIG_MAP_NAMESPACE, field_selector=f"metadata.name={CONFIG_MAP_NAME}"
+        )
         self._wakeup: asyncio.Future[None] | None = None
         self._start_index = 0
         self.nodes.add_handler(Handler(self._node_added, self._node_updated, self._node_deleted))
@@ -75,6 +89,38 @@ class Scheduler:
             Handler(self.snapshot.add_namespace, lambda _o, n: self.snapshot.add_namespace(n),
                     self.snapshot.remove_namespace)
         )
+        self.config_maps.add_handler(
+            Handler(self._config_map_changed, lambda _o, n: self._config_map_changed(n), self._config_map_deleted)
+        )
+
+    # --- the profile: the kube-system/kube-scheduler ConfigMap ------------------------------
+
+    def _config_map_changed(self, config_map: dict[str, Any]) -> None:
+        text = (config_map.get("data") or {}).get(CONFIG_MAP_KEY)
+        if text is None:
+            self._use(default_configuration())
+            return
+        try:
+            configuration = parse_configuration(text)
+        except ConfigurationError as err:
+            # The API refuses such writes; if one gets through anyway, the running profile stays.
+            message = f"{CONFIG_MAP_KEY} is invalid, keeping the running profile: " + "; ".join(err.messages)
+            self.engine.spawn(
+                f"{COMPONENT}/invalid-configuration",
+                lambda: self.recorder.event(config_map, "Warning", "InvalidConfiguration", message),
+            )
+            return
+        self._use(configuration)
+
+    def _config_map_deleted(self, _config_map: dict[str, Any]) -> None:
+        self._use(default_configuration())
+
+    def _use(self, configuration: SchedulerConfiguration) -> None:
+        """Swap the profile in for the next attempt; queued Pods stay and are all given another try."""
+        self.configuration = configuration
+        self.profile = configuration.profile
+        self.queue.reconfigure(self.profile, configuration)
+        self._moved(PROFILE_CHANGE)
 
     # --- informer handlers: keep the snapshot and the queue current -------------------------
 
@@ -129,9 +175,13 @@ class Scheduler:
 
     async def run(self) -> None:
         """Sync the caches, then schedule for ever."""
-        for informer in (self.namespaces, self.nodes, self.pods):
+        informers = (
+            ("configmaps", self.config_maps), ("namespaces", self.namespaces), ("nodes", self.nodes),
+            ("pods", self.pods),
+        )  # fmt: skip
+        for _, informer in informers:
             await informer.list_once()
-        for name, informer in (("namespaces", self.namespaces), ("nodes", self.nodes), ("pods", self.pods)):
+        for name, informer in informers:
             self.engine.spawn(f"{COMPONENT}/informer-{name}", informer.run)
         while True:
             queued = self.queue.pop(self.engine.now)
@@ -157,7 +207,8 @@ class Scheduler:
             self.queue.done(queued.key)
             return
         record = schedule(pod, self.snapshot, self.profile, self.rng, attempt=queued.attempts, now=self.engine.now,
-                          start_index=self._start_index)
+                          start_index=self._start_index,
+                          global_percentage=self.configuration.percentage_of_nodes_to_score)
         self._start_index = record.next_start_index
         try:
             await self.client.create(decision_object(record))

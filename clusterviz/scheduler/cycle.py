@@ -150,19 +150,24 @@ def _score(
             state.skip_score_plugins.add(plugin.name)
         elif not status.is_success:
             return {}, {}, status.message
-    rows: dict[str, list[ScoreResult]] = {n.name: [] for n in feasible}
-    totals = dict.fromkeys(rows, 0)
+    names = [node.name for node in feasible]
+    rows: list[list[ScoreResult]] = [[] for _ in feasible]
+    totals = [0] * len(feasible)
     for plugin in profile.at(SCORE):
         weight = profile.weight(plugin.name)
         legacy = plugin.legacy_name("score")
         if plugin.name in state.skip_score_plugins:
-            for node in feasible:
-                rows[node.name].append(ScoreResult(plugin.name, legacy, None, None, weight, 0, needed))
+            skipped = ScoreResult(plugin.name, legacy, None, None, weight, 0, needed)
+            for node_rows in rows:
+                node_rows.append(skipped)
             continue
         raw = {node.name: plugin.score(state, pod, node) for node in feasible}
-        normalized = plugin.normalize_score(state, pod, raw) if plugin.name in NORMALIZING else dict(raw)
-        for node in feasible:
-            value = normalized[node.name]
+        normalized = plugin.normalize_score(state, pod, raw) if plugin.name in NORMALIZING else raw
+        # Rows are immutable, so nodes with the same (raw, normalized) share one: far fewer
+        # objects to build and keep when every Pod's record stays in memory.
+        shared: dict[tuple[int, int], ScoreResult] = {}
+        for i, name in enumerate(names):
+            value = normalized[name]
             if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE:
                 return (
                     {},
@@ -172,11 +177,13 @@ def _score(
                         f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
                     ),
                 )
-            rows[node.name].append(
-                ScoreResult(plugin.name, legacy, raw[node.name], value, weight, value * weight, needed)
-            )
-            totals[node.name] += value * weight
-    return {name: tuple(r) for name, r in rows.items()}, totals, ""
+            key = (raw[name], value)
+            row = shared.get(key)
+            if row is None:
+                row = shared[key] = ScoreResult(plugin.name, legacy, key[0], value, weight, value * weight, needed)
+            rows[i].append(row)
+            totals[i] += value * weight
+    return dict(zip(names, map(tuple, rows), strict=True)), dict(zip(names, totals, strict=True)), ""
 
 
 def schedule(

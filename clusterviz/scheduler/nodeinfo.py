@@ -415,6 +415,10 @@ class NodeInfo:
         self.allocatable = Resource()
         self.images: dict[str, int] = {}
         self.pods: dict[str, PodInfo] = {}
+        # Upstream's PodsWithAffinity / PodsWithRequiredAntiAffinity: InterPodAffinity
+        # looks only at these, instead of every Pod of every node, for most incoming Pods.
+        self.pods_with_affinity: dict[str, PodInfo] = {}
+        self.pods_with_required_anti_affinity: dict[str, PodInfo] = {}
         self.requested = Resource()
         self.non_zero_requested = Resource()
         self.used_ports = HostPortInfo()
@@ -445,6 +449,10 @@ class NodeInfo:
         if info.key in self.pods:
             self.remove_pod(info.key)
         self.pods[info.key] = info
+        if info.has_affinity:
+            self.pods_with_affinity[info.key] = info
+        if info.required_anti_affinity_terms:
+            self.pods_with_required_anti_affinity[info.key] = info
         self.requested.add(info.requests)
         self.non_zero_requested.milli_cpu += info.non_zero_requests.milli_cpu
         self.non_zero_requested.memory += info.non_zero_requests.memory
@@ -460,6 +468,8 @@ class NodeInfo:
         info = self.pods.pop(key, None)
         if info is None:
             return None
+        self.pods_with_affinity.pop(key, None)
+        self.pods_with_required_anti_affinity.pop(key, None)
         self.requested.add(info.requests, -1)
         self.non_zero_requested.milli_cpu -= info.non_zero_requests.milli_cpu
         self.non_zero_requested.memory -= info.non_zero_requests.memory
@@ -493,6 +503,8 @@ class NodeInfo:
         out.allocatable = self.allocatable.copy()
         out.images = dict(self.images)
         out.pods = dict(self.pods)
+        out.pods_with_affinity = dict(self.pods_with_affinity)
+        out.pods_with_required_anti_affinity = dict(self.pods_with_required_anti_affinity)
         out.requested = self.requested.copy()
         out.non_zero_requested = self.non_zero_requested.copy()
         out.used_ports = self.used_ports.copy()

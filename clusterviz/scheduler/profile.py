@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import yaml
+
 from clusterviz.apimachinery import field as fe
 from clusterviz.scheduler.framework import ClusterEventWithHint
 from clusterviz.scheduler.plugins import (
@@ -31,6 +33,10 @@ KIND = "KubeSchedulerConfiguration"
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
 MULTI_POINT = "multiPoint"
 CLASSROOM_PERCENTAGE_OF_NODES_TO_SCORE = 100
+# Where a cluster keeps its editable configuration (``kubectl edit configmap -n kube-system kube-scheduler``).
+CONFIG_MAP_NAMESPACE = "kube-system"
+CONFIG_MAP_NAME = "kube-scheduler"
+CONFIG_MAP_KEY = "config.yaml"
 
 # default_plugins.go (v1.35), in order, with score weights (0 = not a score plugin).
 DEFAULT_MULTI_POINT: tuple[tuple[str, int], ...] = (
@@ -128,6 +134,36 @@ def validate_configuration(config: Mapping[str, Any] | None) -> list[str]:
     """Every problem of a configuration as ``path: message`` strings (empty when valid)."""
     try:
         load_configuration(config)
+    except ConfigurationError as err:
+        return err.messages
+    return []
+
+
+def default_configuration() -> SchedulerConfiguration:
+    """The classroom configuration in force while a cluster has no ``kube-scheduler`` ConfigMap."""
+    return SchedulerConfiguration((default_profile(),), CLASSROOM_PERCENTAGE_OF_NODES_TO_SCORE)
+
+
+def parse_configuration(text: str) -> SchedulerConfiguration:
+    """Load the YAML text of a ConfigMap's ``config.yaml``; raise ConfigurationError listing every problem."""
+    try:
+        # safe_load: the text comes from any user allowed to write the ConfigMap.
+        config = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise ConfigurationError([f"invalid YAML: {err}"]) from err
+    if config is not None and not isinstance(config, Mapping):
+        raise ConfigurationError([f"must be a {KIND} object, not {type(config).__name__}"])
+    try:
+        return load_configuration(config)
+    except (AttributeError, TypeError) as err:
+        # A list or scalar where an object belongs; the validators expect the decoded shape.
+        raise ConfigurationError([f"malformed {KIND}: {err}"]) from err
+
+
+def configuration_errors(text: str) -> list[str]:
+    """Every problem of a ``config.yaml`` text as ``path: message`` strings (empty when valid)."""
+    try:
+        parse_configuration(text)
     except ConfigurationError as err:
         return err.messages
     return []

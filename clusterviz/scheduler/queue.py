@@ -129,6 +129,18 @@ class SchedulingQueue:
             kwargs["max_backoff"] = float(configuration.pod_max_backoff_seconds)
         return cls(profile.events_to_register(), pre_enqueue=profile.at(PRE_ENQUEUE), start=start, **kwargs)
 
+    def reconfigure(self, profile: Any, configuration: Any) -> None:
+        """Adopt a new profile's event registrations and PreEnqueue plugins, and its backoffs; keep every Pod."""
+        from clusterviz.scheduler.plugins import PRE_ENQUEUE
+
+        self.events = {name: list(evs) for name, evs in profile.events_to_register().items()}
+        self.pre_enqueue = profile.at(PRE_ENQUEUE)
+        self.initial_backoff = float(configuration.pod_initial_backoff_seconds)
+        self.max_backoff = float(configuration.pod_max_backoff_seconds)
+        for store in (self._backoff, self._error_backoff, self._unschedulable):
+            for p in store.values():
+                p.backoff_expiration = None  # cached under the old backoff settings
+
     # --- time ---------------------------------------------------------------------------
 
     def _align(self, t: float) -> float:

@@ -1,9 +1,20 @@
-"""Dashboard pages."""
+"""Dashboard pages: the cluster list and one page per cluster."""
 
-from django.http import HttpRequest, HttpResponse
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_POST
 
+from clusterviz.api import errors
 from clusterviz.api.bootstrap import cluster_summaries
+from clusterviz.api.client import Client
+
+from .cluster_view import node_cards, pending_pods
+
+MODES = ("live", "paused", "step", "fast-forward")
 
 
 async def home(request: HttpRequest) -> HttpResponse:
@@ -11,3 +22,59 @@ async def home(request: HttpRequest) -> HttpResponse:
     clusters = await cluster_summaries()
     base = request.build_absolute_uri("/").rstrip("/")
     return render(request, "web/home.html", {"clusters": clusters, "base": base})
+
+
+async def cluster_context(cluster: str) -> dict[str, Any]:
+    """Everything the cluster page shows, read through the API like any client."""
+    client = Client(cluster, "dashboard")
+    try:
+        nodes = (await client.list("nodes"))["items"]
+    except errors.StatusError as exc:
+        if exc.code == 404:
+            raise Http404(f"no cluster {cluster}") from None
+        raise
+    pods = (await client.list("pods"))["items"]
+    simulation = await client.get("simulations", "default")
+    trace = (await client.list("flowmessages"))["items"][-40:]
+    return {
+        "cluster": cluster,
+        "cards": node_cards(nodes, pods),
+        "pending": pending_pods(pods),
+        "simulation": simulation,
+        "modes": MODES,
+        "messages": list(reversed(trace)),
+    }
+
+
+async def cluster_page(request: HttpRequest, cluster: str) -> HttpResponse:
+    """The live view of one cluster: node cards, pending Pods, controls and the message timeline."""
+    context = await cluster_context(cluster)
+    context["base"] = request.build_absolute_uri("/").rstrip("/")
+    return render(request, "web/cluster.html", context)
+
+
+@require_POST
+async def set_mode(request: HttpRequest, cluster: str) -> HttpResponse:
+    """Controls: switch the simulation's mode (and speed) through the simulations API."""
+    mode = request.POST.get("mode", "")
+    patch: dict[str, Any] = {"spec": {}}
+    if mode in MODES:
+        patch["spec"]["mode"] = mode
+    if request.POST.get("speed"):
+        try:
+            patch["spec"]["speed"] = float(request.POST["speed"])
+        except ValueError:
+            pass
+    client = Client(cluster, "dashboard")
+    simulation = await client.patch("simulations", "default", patch)
+    return render(request, "web/cluster.html#controls", {"cluster": cluster, "simulation": simulation, "modes": MODES})
+
+
+@require_POST
+async def step(request: HttpRequest, cluster: str) -> HttpResponse:
+    """Controls: deliver one message (or up to the next numbered hop with ``numbered=1``)."""
+    client = Client(cluster, "dashboard")
+    query = {"untilNumbered": "true"} if request.POST.get("numbered") else {}
+    await client.request("POST", "/apis/clusterviz.io/v1/simulations/default/step", query=query, payload={})
+    simulation = await client.get("simulations", "default")
+    return render(request, "web/cluster.html#controls", {"cluster": cluster, "simulation": simulation, "modes": MODES})

@@ -223,7 +223,10 @@ async def test_a_paused_deployment_does_not_roll_until_resumed(cluster: Cluster)
     d = await cluster.kubectl.get("deployments", "myapp", "default")
     progressing = next(c for c in d["status"]["conditions"] if c["type"] == "Progressing")
     assert (progressing["status"], progressing["reason"], progressing["message"]) == (
-        "Unknown", "DeploymentPaused", "Deployment is paused")
+        "Unknown",
+        "DeploymentPaused",
+        "Deployment is paused",
+    )
 
     await cluster.kubectl.patch("deployments", "myapp", {"spec": {"paused": False}}, "default")
     await cluster.settle()

@@ -7,6 +7,7 @@ import binascii
 from typing import Any, Final
 
 from clusterviz.apimachinery.field import FieldError, forbidden, invalid
+from clusterviz.scheduler import profile as scheduler_profile
 
 from .common import Errors, as_dict, get_bool, key, semantic, type_error
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
@@ -43,6 +44,7 @@ def validate_config_map(obj: dict[str, Any], old: dict[str, Any] | None = None) 
     if total > MAX_CONFIG_MAP_SIZE:
         errs.append(FieldError("FieldValueTooLong", "", f"must have at most {MAX_CONFIG_MAP_SIZE} bytes"))
     get_bool(obj, "immutable", "", errs)
+    errs.extend(_scheduler_configuration_errors(obj, data))
     if old is not None:
         errs.extend(validate_object_meta_update(obj, old))
         if old.get("immutable") is True:
@@ -53,3 +55,18 @@ def validate_config_map(obj: dict[str, Any], old: dict[str, Any] | None = None) 
             if semantic(obj.get("binaryData")) != semantic(old.get("binaryData")):
                 errs.append(forbidden("binaryData", IMMUTABLE_SET_MSG))
     return errs
+
+
+def _scheduler_configuration_errors(obj: dict[str, Any], data: dict[str, Any]) -> list[FieldError]:
+    """Refuse a ``kube-system/kube-scheduler`` ConfigMap whose scheduler configuration would not load."""
+    meta = obj.get("metadata") or {}
+    text = data.get(scheduler_profile.CONFIG_MAP_KEY)
+    if (
+        meta.get("namespace") != scheduler_profile.CONFIG_MAP_NAMESPACE
+        or meta.get("name") != scheduler_profile.CONFIG_MAP_NAME
+        or not isinstance(text, str)
+    ):
+        return []
+    path = key("data", scheduler_profile.CONFIG_MAP_KEY)
+    # No value in the message: kubectl would print the whole YAML document before the problem.
+    return [FieldError("FieldValueInvalid", path, problem) for problem in scheduler_profile.configuration_errors(text)]

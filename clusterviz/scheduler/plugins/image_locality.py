@@ -5,7 +5,7 @@ Upstream: ``pkg/scheduler/framework/plugins/imagelocality/image_locality.go``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from clusterviz.scheduler.framework import MAX_NODE_SCORE, BasePlugin, CycleState, go_div
@@ -51,23 +51,20 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
     return go_div(MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD), max_threshold - MIN_THRESHOLD)
 
 
-def _containers(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return list(spec.get("initContainers") or []) + list(spec.get("containers") or [])
+def pod_images(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], int]:
+    """The normalised image names of the Pod's containers (init containers too) and their count."""
+    containers = list(spec.get("initContainers") or []) + list(spec.get("containers") or [])
+    return tuple(normalized_image_name(c.get("image") or "") for c in containers), len(containers)
 
 
-def sum_image_scores(node: NodeInfo, spec: Mapping[str, Any], total_num_nodes: int) -> int:
-    """Sum of the spread-scaled sizes of the Pod's images present on the node (init containers too)."""
+def sum_image_scores(node: NodeInfo, images: Sequence[str], total_num_nodes: int) -> int:
+    """Sum of the spread-scaled sizes of the given images present on the node."""
     total = 0
-    for container in _containers(spec):
-        state = node.image_state(normalized_image_name(container.get("image") or ""))
+    for name in images:
+        state = node.image_state(name)
         if state is not None:
             total += scaled_image_score(state, total_num_nodes)
     return total
-
-
-def image_locality_score(node: NodeInfo, spec: Mapping[str, Any], total_num_nodes: int) -> int:
-    """The plugin's score for one node."""
-    return calculate_priority(sum_image_scores(node, spec, max(total_num_nodes, 1)), len(_containers(spec)))
 
 
 class ImageLocality(BasePlugin):
@@ -80,4 +77,9 @@ class ImageLocality(BasePlugin):
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """Spread counts every node of the snapshot, not only the feasible ones."""
         total = len(state.snapshot) if state.snapshot is not None else 1
-        return image_locality_score(node, pod.spec, total)
+        images = state.get(NAME)
+        if images is None:
+            # The Pod's images are the same on every node: work them out once per attempt.
+            images = pod_images(pod.spec)
+            state.write(NAME, images)
+        return calculate_priority(sum_image_scores(node, images[0], max(total, 1)), images[1])

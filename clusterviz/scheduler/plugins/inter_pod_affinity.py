@@ -76,7 +76,9 @@ def compute_counts(pod: PodInfo, nodes: Sequence[NodeInfo], namespace_labels: An
     anti: Counter[TopologyPair] = Counter()
     req_aff, req_anti = pod.required_affinity_terms, pod.required_anti_affinity_terms
     for node in nodes:
-        for existing in node.pods.values():
+        # Without required terms of its own, only placed Pods with required anti-affinity count.
+        placed = node.pods if req_aff or req_anti else node.pods_with_required_anti_affinity
+        for existing in placed.values():
             for term in existing.required_anti_affinity_terms:
                 if term.matches(pod, own_ns):
                     _add_pair(existing_anti, node, term.topology_key, 1)
@@ -186,9 +188,8 @@ class InterPodAffinity(BasePlugin):
         for node in snapshot.list() if snapshot is not None else []:
             if not node.labels:
                 continue
-            for existing in node.pods.values():
-                if not has_preferred and not existing.has_affinity:
-                    continue
+            # Without preferred terms of its own, only placed Pods with affinity terms can contribute.
+            for existing in (node.pods if has_preferred else node.pods_with_affinity).values():
                 their_ns = ns_labels(existing.namespace)
                 process(pod.preferred_affinity_terms, existing, their_ns, node, 1)
                 process(pod.preferred_anti_affinity_terms, existing, their_ns, node, -1)

@@ -259,6 +259,7 @@ class NodeResourcesFit(BasePlugin):
         self.ignored_resources = ignored_resources
         self.ignored_resource_groups = ignored_resource_groups
         self.legacy_names = {"filter": LEGACY_FILTER_NAME, "score": LEGACY_SCORE_NAMES[self.strategy.type]}
+        self._score_resources = tuple(name for name, _ in self.strategy.resources)
 
     def pre_filter(self, state: CycleState, pod: PodInfo) -> tuple[Status, PreFilterResult | None]:
         """Never skips: even a Pod requesting nothing needs a free Pod slot."""
@@ -284,7 +285,7 @@ class NodeResourcesFit(BasePlugin):
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """The strategy's score for this node."""
-        names = [name for name, _ in self.strategy.resources]
+        names = self._score_resources
         pod_request = state.get(NAME + "/score") or [pod.non_zero_requests.get(n) for n in names]
         requested, allocatable = resource_vectors(node, names, pod_request, use_requested=False)
         return self.strategy.score(requested, allocatable)

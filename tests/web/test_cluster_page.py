@@ -1,0 +1,61 @@
+"""The cluster page: first paint from the API, then live updates over its websocket."""
+
+import json
+
+import pytest
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from clusterviz.api.client import Client
+from clusterviz.web.routing import websocket_urlpatterns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_page_shows_a_card_per_node_and_the_controls(client):
+    page = client.get("/c/demo/").content.decode()
+    for name in ("node01", "node02", "node03"):
+        assert f'id="node-{name}"' in page
+    assert 'ws-connect="/ws/c/demo/"' in page
+    assert 'value="fast-forward"' in page and 'id="step"' in page
+
+
+def test_an_unknown_cluster_is_404(client):
+    assert client.get("/c/nowhere/").status_code == 404
+
+
+async def receive_until(communicator: WebsocketCommunicator, needle: str, frames: int = 40) -> str:
+    for _ in range(frames):
+        text = await communicator.receive_from(timeout=10)
+        if needle in text:
+            return text
+    raise AssertionError(f"{needle!r} never arrived")
+
+
+async def test_a_pod_created_elsewhere_appears_on_its_node_card():
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/c/demo/")
+    connected, _ = await communicator.connect()
+    assert connected
+    first = await receive_until(communicator, 'id="nodes"')
+    assert 'hx-swap-oob="outerHTML"' in first and "node01" in first
+    await Client("demo", "kubectl").create({
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "live-pod", "namespace": "default"},
+        "spec": {"nodeName": "node02", "containers": [{"name": "c", "image": "nginx:1.27"}]},
+    })
+    frame = await receive_until(communicator, "live-pod")
+    card = frame[frame.index('id="node-node02"'):]
+    assert "live-pod" in card.split("</article>")[0]
+    await communicator.disconnect()
+
+
+async def test_delivered_messages_reach_the_page_as_rows_and_json(sim):
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/c/demo/")
+    connected, _ = await communicator.connect()
+    assert connected
+    await Client("demo", "kubectl").create({
+        "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "shown", "namespace": "default"}, "data": {}})
+    row = await receive_until(communicator, "hx-swap-oob=\"afterbegin:#timeline\"")
+    assert "The kubectl asks the API server to create configmap default/shown" in row
+    data = json.loads(await receive_until(communicator, '{"flow"'))
+    assert data["flow"]["step"] == 1 and data["flow"]["from"] == "kubectl"
+    await communicator.disconnect()
