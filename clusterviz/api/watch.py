@@ -49,11 +49,12 @@ async def watch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             timeout = min(float(req.query["timeoutSeconds"]), MAX_WATCH_SECONDS)
         except ValueError:
             raise errors.bad_request(f"invalid timeoutSeconds: {req.query['timeoutSeconds']!r}") from None
-    if req.gate is not None and start is not None:
+    if req.gate is not None:
         def classify(event_type: str, obj: dict[str, Any], previous: dict[str, Any] | None) -> str:
             return _event_type(event_type, obj, previous, label_sel, field_reqs)
 
-        gated = await req.gate.watch(req, rp, start, classify)
+        # A component watching without a resourceVersion (an empty cluster lists at "0") starts from now.
+        gated = await req.gate.watch(req, rp, -1 if start is None else start, classify)
         if gated is not None:
             return ApiResponse(200, stream=gated)
     stream = _stream(req, rp, cid, label_sel, field_reqs, start, initial, timeout, req.flag("allowWatchBookmarks"))

@@ -169,6 +169,8 @@ class EngineGate:
     ) -> AsyncIterator[dict[str, Any]] | None:
         if req.client in flow.CLIENTS or req.client == "client":
             return None
+        if start < 0:
+            start = self.published
         watcher = _Watcher(self, req.client, rp, start, classify)
         async with self._lock:
             if start < self.published:

@@ -25,16 +25,29 @@ def holder_identity() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def _dead_local_holder(holder: str) -> bool:
+    """True when ``holder`` was a process on this machine that no longer exists (a restarted server)."""
+    host, _, pid = holder.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
 def claim(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bool:
     """Take or renew the lease of ``cluster``; False if another live process holds it."""
-    EngineLease.objects.get_or_create(cluster=cluster)
+    lease, _ = EngineLease.objects.get_or_create(cluster=cluster)
     now = timezone.now()
     expired = now - timedelta(seconds=lease_seconds)
-    taken = (
-        EngineLease.objects.filter(cluster=cluster)
-        .filter(Q(holder="") | Q(holder=holder) | Q(renewed__lt=expired) | Q(renewed__isnull=True))
-        .update(holder=holder, renewed=now)
-    )
+    free = Q(holder="") | Q(holder=holder) | Q(renewed__lt=expired) | Q(renewed__isnull=True)
+    if lease.holder and lease.holder != holder and _dead_local_holder(lease.holder):
+        free |= Q(holder=lease.holder)
+    taken = EngineLease.objects.filter(cluster=cluster).filter(free).update(holder=holder, renewed=now)
     return taken == 1
 
 

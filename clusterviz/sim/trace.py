@@ -37,9 +37,10 @@ def _load(cluster: str) -> State:
     sim, _ = Simulation.objects.get_or_create(
         cluster=cluster, defaults={"mode": settings.CLUSTERVIZ.get("DEFAULT_MODE", "live")}
     )
-    if sim.epoch is None:
-        sim.epoch = timezone.now() - timedelta(seconds=sim.time)
-        sim.save(update_fields=["epoch"])
+    # Time stood still while no engine ran; re-anchor so simulated "now" is the wall clock's now again
+    # (objects written meanwhile carry wall-clock timestamps and must not look like they are from the future).
+    sim.epoch = timezone.now() - timedelta(seconds=sim.time)
+    sim.save(update_fields=["epoch"])
     return State(sim.mode, sim.speed, sim.time, sim.last_seq, dict(sim.settings), sim.epoch)
 
 
