@@ -11,7 +11,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from clusterviz.api import errors
+from clusterviz.api import codec, errors
 from clusterviz.api.request import ApiRequest, ResourcePath
 from clusterviz.store import kv, notify
 
@@ -26,6 +26,17 @@ _events_since = sync_to_async(kv.events_since, thread_sensitive=False)
 _current_revision = sync_to_async(kv.current_revision, thread_sensitive=False)
 
 Classify = Callable[[str, dict[str, Any], dict[str, Any] | None], str]
+
+
+def _body_of(req: ApiRequest) -> dict[str, Any] | None:
+    """The request's object, for naming it in the trace (an undecodable body is named by its URL only)."""
+    if isinstance(req.payload, dict):
+        return req.payload
+    try:
+        body = codec.decode_body(req.body, req.content_type) if req.body.strip() else None
+    except errors.StatusError:
+        return None
+    return body if isinstance(body, dict) else None
 
 
 def _noun(kind: str, namespace: str, name: str) -> str:
@@ -117,14 +128,14 @@ class EngineGate:
             steps = flow.write_steps(req.client, verb, rp.resource.kind, rp.sub)
             req.context["steps"] = steps
             if not self._quiet(rp):
-                kind, namespace, name = object_ref(req.payload if isinstance(req.payload, dict) else None, rp.resource.kind)
+                kind, namespace, name = object_ref(_body_of(req), rp.resource.kind)
                 name = rp.name or name
                 namespace = rp.namespace or namespace
                 what = f"{verb} {_noun(kind or rp.resource.kind, namespace, name)}"
                 if rp.sub:
                     what += f" ({rp.sub})"
                 await self.engine.hop(req.client, "apiserver", verb, kind or rp.resource.kind, namespace, name,
-                                      steps.request, f"The {req.client} asks the API server to {what}")
+                                      steps.request, f"{req.client} asks the API server to {what}")
             yield
 
     async def write(
