@@ -132,3 +132,45 @@ def pending_pods(pods: list[dict[str, Any]]) -> list[tuple[PodChip, str]]:
                 reason = str(condition.get("message") or condition.get("reason") or "")
         out.append((chip(pod), reason))
     return out
+
+
+@dataclass
+class ScoringTable:
+    """A decision record laid out as the lesson shows it: filters per node, then scores per node."""
+
+    filter_plugins: list[tuple[str, str]]
+    score_plugins: list[tuple[str, str, int]]
+    rows: list[dict[str, Any]]
+    best: int | None
+
+
+def scoring_table(record: dict[str, Any]) -> ScoringTable:
+    """Columns (plugin, legacy name) and one row per node from a ``schedulingdecisions`` object."""
+    nodes = record.get("nodes") or []
+    filter_plugins: list[tuple[str, str]] = []
+    score_plugins: list[tuple[str, str, int]] = []
+    for node in nodes:
+        for f in node.get("filters") or []:
+            if f.get("status") != "Skip" and (f["plugin"], f.get("legacyName", "")) not in filter_plugins:
+                filter_plugins.append((f["plugin"], f.get("legacyName", "")))
+        for s in node.get("scores") or []:
+            if s["plugin"] not in [p for p, _, _ in score_plugins]:
+                score_plugins.append((s["plugin"], s.get("legacyName", ""), int(s.get("weight") or 0)))
+    rows = []
+    for node in nodes:
+        filters = {f["plugin"]: f for f in node.get("filters") or []}
+        scores = {s["plugin"]: s for s in node.get("scores") or []}
+        rows.append({
+            "name": node["name"],
+            "feasible": node.get("feasible", False),
+            "filters": [filters.get(p, {"status": "Skip", "reason": ""}) for p, _ in filter_plugins],
+            "scores": [scores.get(p) for p, _, _ in score_plugins],
+            "total": node.get("total"),
+            "selected": node["name"] == record.get("selected"),
+            "tied": node["name"] in (record.get("tied") or []),
+        })
+    totals = [r["total"] for r in rows if r["total"] is not None]
+    best = max(totals) if totals else None
+    for row in rows:
+        row["bar"] = (row["total"] * 100 // best) if best and row["total"] is not None else 0
+    return ScoringTable(filter_plugins, score_plugins, rows, best)

@@ -77,8 +77,9 @@ class ClusterConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(BATCH_SECONDS)  # wall-clock: batch a burst of events into one frame
             self.dirty.clear()
             pods, nodes = list(self.caches["pods"].values()), list(self.caches["nodes"].values())
-            html = render_to_string("web/cluster.html#nodes", {"cards": node_cards(nodes, pods), "oob": True})
-            html += render_to_string("web/cluster.html#pending", {"pending": pending_pods(pods), "oob": True})
+            context = {"cluster": self.cluster, "oob": True}
+            html = render_to_string("web/cluster.html#nodes", {**context, "cards": node_cards(nodes, pods)})
+            html += render_to_string("web/cluster.html#pending", {**context, "pending": pending_pods(pods)})
             await self.send(text_data=html)
 
     async def follow_messages(self) -> None:

@@ -12,7 +12,7 @@ from clusterviz.api import errors
 from clusterviz.api.bootstrap import cluster_summaries
 from clusterviz.api.client import Client
 
-from .cluster_view import node_cards, pending_pods
+from .cluster_view import node_cards, pending_pods, scoring_table
 
 MODES = ("live", "paused", "step", "fast-forward")
 
@@ -51,6 +51,19 @@ async def cluster_page(request: HttpRequest, cluster: str) -> HttpResponse:
     context = await cluster_context(cluster)
     context["base"] = request.build_absolute_uri("/").rstrip("/")
     return render(request, "web/cluster.html", context)
+
+
+async def scoring(request: HttpRequest, cluster: str, namespace: str, name: str) -> HttpResponse:
+    """The scoring panel of one Pod: every node x filter, then every node x score plugin, from its decisions."""
+    client = Client(cluster, "dashboard")
+    decisions = (await client.list("schedulingdecisions", namespace, label_selector=f"clusterviz.io/pod={name}"))["items"]
+    decisions.sort(key=lambda d: d.get("attempt", 0))
+    wanted = request.GET.get("attempt")
+    record = next((d for d in decisions if str(d.get("attempt")) == wanted), decisions[-1] if decisions else None)
+    return render(request, "web/scoring.html", {
+        "cluster": cluster, "namespace": namespace, "name": name, "record": record,
+        "attempts": [d.get("attempt") for d in decisions], "table": scoring_table(record) if record else None,
+    })
 
 
 @require_POST

@@ -49,3 +49,18 @@ def test_the_page_fits_a_projector_without_horizontal_scrolling(page, live: Live
     page.wait_for_selector("#node-node01")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert page.problems == []  # type: ignore[attr-defined]
+
+
+def test_clicking_a_pod_opens_its_scoring_panel(page, live: LiveServer, kubectl_binary: str, tmp_path: Path):
+    manifest = tmp_path / "pod.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: clicked}\nspec:\n"
+                        "  containers: [{name: c, image: 'nginx:1.27'}]\n")
+    subprocess.run([kubectl_binary, f"--server={live.cluster_url()}", f"--cache-dir={tmp_path}", "apply", "-f",
+                    str(manifest)], check=True, capture_output=True, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    page.goto(f"{live.url}/c/demo/")
+    page.click(".chip[title^='default/clicked']", timeout=15_000)
+    page.wait_for_selector("#scoring table.decision tr.winner")
+    rows = page.locator("#scoring table.decision").first.locator("tbody tr")
+    assert rows.count() == 3
+    page.screenshot(path=str(tmp_path / "scoring.png"), full_page=True)
+    assert page.problems == []  # type: ignore[attr-defined]

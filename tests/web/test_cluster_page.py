@@ -59,3 +59,28 @@ async def test_delivered_messages_reach_the_page_as_rows_and_json(sim):
     data = json.loads(await receive_until(communicator, '{"flow"'))
     assert data["flow"]["step"] == 1 and data["flow"]["from"] == "kubectl"
     await communicator.disconnect()
+
+
+async def test_the_scoring_panel_shows_every_node_filter_and_the_winner(sim, async_client):
+    kubectl = Client("demo", "kubectl")
+    await kubectl.create({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "scored", "namespace": "default"},
+                          "spec": {"containers": [{"name": "c", "image": "nginx:1.27"}]}})
+    await sim.engine.until_settled()
+    pod = await kubectl.get("pods", "scored", "default")
+    page = (await async_client.get("/c/demo/scoring/default/scored")).content.decode()
+    for node in ("node01", "node02", "node03"):
+        assert f"<th>{node}</th>" in page
+    assert "NodeResourcesFit" in page and "PodFitsResources" in page and "LeastRequestedPriority" in page
+    assert f"<strong>{pod['spec']['nodeName']}</strong>" in page
+    assert page.count('class="winner"') == 2  # its filter row and its score row
+
+
+async def test_the_scoring_panel_of_a_pending_pod_gives_the_reasons(sim, async_client):
+    kubectl = Client("demo", "kubectl")
+    await kubectl.create({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "stuck", "namespace": "default"},
+                          "spec": {"nodeSelector": {"disktype": "ssd"},
+                                   "containers": [{"name": "c", "image": "nginx:1.27"}]}})
+    await sim.engine.until_settled()
+    page = (await async_client.get("/c/demo/scoring/default/stuck")).content.decode()
+    assert "0/3 nodes are available" in page
+    assert page.count("didn&#x27;t match Pod&#x27;s node affinity/selector") >= 3
