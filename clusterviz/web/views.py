@@ -66,6 +66,39 @@ async def scoring(request: HttpRequest, cluster: str, namespace: str, name: str)
     })
 
 
+def node_patch(action: str, value: str) -> dict[str, Any]:
+    """The merge patch of a node action from the page (label, unlabel, cordon, uncordon, stop, start)."""
+    if action == "label":
+        key, sep, val = value.partition("=")
+        if not sep or not key.strip():
+            raise ValueError("write the label as key=value, e.g. disktype=ssd")
+        return {"metadata": {"labels": {key.strip(): val.strip()}}}
+    if action == "unlabel":
+        key = value.strip().rstrip("-")
+        if not key:
+            raise ValueError("name the label to remove, e.g. disktype")
+        return {"metadata": {"labels": {key: None}}}
+    if action in ("cordon", "uncordon"):
+        return {"spec": {"unschedulable": True if action == "cordon" else None}}
+    if action in ("stop", "start"):
+        state = "stopped" if action == "stop" else "running"
+        return {"metadata": {"annotations": {"clusterviz.io/kubelet": state}}}
+    raise ValueError(f"unknown action {action!r}")
+
+
+@require_POST
+async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResponse:
+    """Node actions from its card, written through the API like kubectl label / cordon / annotate."""
+    try:
+        patch = node_patch(request.POST.get("action", ""), request.POST.get("value", ""))
+        await Client(cluster, "dashboard").patch("nodes", name, patch)
+    except ValueError as exc:
+        return render(request, "web/flash.html", {"error": str(exc)})
+    except errors.StatusError as exc:
+        return render(request, "web/flash.html", {"error": exc.message})
+    return render(request, "web/flash.html", {"done": f"node/{name}: {request.POST.get('action')} done"})
+
+
 @require_POST
 async def set_mode(request: HttpRequest, cluster: str) -> HttpResponse:
     """Controls: switch the simulation's mode (and speed) through the simulations API."""

@@ -84,3 +84,24 @@ async def test_the_scoring_panel_of_a_pending_pod_gives_the_reasons(sim, async_c
     page = (await async_client.get("/c/demo/scoring/default/stuck")).content.decode()
     assert "0/3 nodes are available" in page
     assert page.count("didn&#x27;t match Pod&#x27;s node affinity/selector") >= 3
+
+
+async def test_node_actions_write_through_the_api(async_client):
+    kubectl = Client("demo", "kubectl")
+    reply = await async_client.post("/c/demo/nodes/node01/action", {"action": "label", "value": "disktype=ssd"})
+    assert "label done" in reply.content.decode()
+    assert (await kubectl.get("nodes", "node01"))["metadata"]["labels"]["disktype"] == "ssd"
+    await async_client.post("/c/demo/nodes/node01/action", {"action": "cordon"})
+    assert (await kubectl.get("nodes", "node01"))["spec"]["unschedulable"] is True
+    await async_client.post("/c/demo/nodes/node01/action", {"action": "uncordon"})
+    assert "unschedulable" not in (await kubectl.get("nodes", "node01"))["spec"]
+    await async_client.post("/c/demo/nodes/node01/action", {"action": "unlabel", "value": "disktype"})
+    assert "disktype" not in (await kubectl.get("nodes", "node01"))["metadata"]["labels"]
+
+
+async def test_a_bad_label_from_the_page_shows_the_api_error_and_changes_nothing(async_client):
+    before = await Client("demo", "kubectl").get("nodes", "node02")
+    reply = (await async_client.post("/c/demo/nodes/node02/action", {"action": "label", "value": "bad key=x"})).content
+    assert "Invalid value" in reply.decode() and "metadata.labels" in reply.decode()
+    after = await Client("demo", "kubectl").get("nodes", "node02")
+    assert after["metadata"]["resourceVersion"] == before["metadata"]["resourceVersion"]
