@@ -8,6 +8,7 @@ from clusterviz.web import views as web
 urlpatterns = [
     path("", web.home, name="home"),
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("c/<slug:cluster>/", web.cluster_page, name="cluster"),
     path("c/<slug:cluster>/controls/mode", web.set_mode, name="set-mode"),
     path("c/<slug:cluster>/controls/step", web.step, name="step"),
