@@ -121,6 +121,7 @@ STATICFILES_DIRS = [
     # Front-end packages installed from npm by scripts/setup (package.json, package-lock.json).
     ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
     ("vendor/htmx-ext-ws", BASE_DIR / "node_modules" / "htmx-ext-ws" / "dist"),
+    ("vendor/codemirror", BASE_DIR / "node_modules" / "codemirror"),
 ]
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -106,6 +106,11 @@ def yaml_error_message(exc: yaml.YAMLError) -> str:
     """``yaml: line 3, column 7: mapping values are not allowed here`` (1-based)."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context_mark", None)
+    if "<stream end>" in problem and context is not None:
+        # An unclosed bracket or quote: the line where it was opened is the one to fix.
+        mark = context
+        problem = f"{getattr(exc, 'context', '') or 'unclosed construct'} is never closed ({problem})"
     if mark is not None:
         return f"error converting YAML to JSON: yaml: line {mark.line + 1}, column {mark.column + 1}: {problem}"
     return f"error converting YAML to JSON: yaml: {problem}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
@@ -12,6 +13,7 @@ from clusterviz.api import errors
 from clusterviz.api.bootstrap import cluster_summaries
 from clusterviz.api.client import Client
 
+from . import yaml_form
 from .cluster_view import node_cards, pending_pods, scoring_table
 
 MODES = ("live", "paused", "step", "fast-forward")
@@ -50,6 +52,7 @@ async def cluster_page(request: HttpRequest, cluster: str) -> HttpResponse:
     """The live view of one cluster: node cards, pending Pods, controls and the message timeline."""
     context = await cluster_context(cluster)
     context["base"] = request.build_absolute_uri("/").rstrip("/")
+    context["default_yaml"] = (settings.BASE_DIR / "examples" / "myapp.yaml").read_text()
     return render(request, "web/cluster.html", context)
 
 
@@ -97,6 +100,13 @@ async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResp
     except errors.StatusError as exc:
         return render(request, "web/flash.html", {"error": exc.message})
     return render(request, "web/flash.html", {"done": f"node/{name}: {request.POST.get('action')} done"})
+
+
+@require_POST
+async def yaml_action(request: HttpRequest, cluster: str) -> HttpResponse:
+    """The YAML editor's buttons: apply, create, dry-run, delete — the same API calls kubectl makes."""
+    outcomes = await yaml_form.run(cluster, request.POST.get("action", ""), request.POST.get("yaml", ""))
+    return render(request, "web/yaml_result.html", {"outcomes": outcomes})
 
 
 @require_POST

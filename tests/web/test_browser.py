@@ -64,3 +64,14 @@ def test_clicking_a_pod_opens_its_scoring_panel(page, live: LiveServer, kubectl_
     assert rows.count() == 3
     page.screenshot(path=str(tmp_path / "scoring.png"), full_page=True)
     assert page.problems == []  # type: ignore[attr-defined]
+
+
+def test_bad_yaml_in_the_editor_is_marked_at_its_line(page, live: LiveServer, tmp_path: Path):
+    page.goto(f"{live.url}/c/demo/")
+    page.wait_for_selector(".CodeMirror")
+    page.evaluate("window.clusterviz.editor.setValue('apiVersion: v1\\nkind: Pod\\nmetadata:\\n  name: [oops\\n')")
+    page.click("#yaml-form button[value='apply']")
+    page.wait_for_selector("#yaml-result [data-line]")
+    assert page.locator(".CodeMirror .error-line").count() == 1
+    page.screenshot(path=str(tmp_path / "editor.png"))
+    assert page.problems == []  # type: ignore[attr-defined]

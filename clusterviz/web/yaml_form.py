@@ -1,0 +1,112 @@
+"""The YAML editor's server side: documents in, API calls out, errors pointed at their line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from clusterviz.api import codec, errors
+from clusterviz.api.client import Client, resource_for
+
+ACTIONS = ("apply", "create", "dry-run", "delete")
+_LINE = re.compile(r"line (\d+)")
+
+
+@dataclass
+class Outcome:
+    """One line of the result panel: what happened to one document, or why it failed and where."""
+
+    ok: bool
+    text: str
+    line: int | None = None
+
+
+def field_line(text: str, path: str) -> int | None:
+    """The 1-based line of a field path such as ``spec.template.spec.containers[0].image`` in YAML text."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    steps = [s for s in re.split(r"\.|\[(\d+)\]", path) if s]
+    line = None
+    for step in steps:
+        if isinstance(node, yaml.MappingNode):
+            match = next((v for k, v in node.value if getattr(k, "value", None) == step), None)
+            key = next((k for k, _ in node.value if getattr(k, "value", None) == step), None)
+            if match is None:
+                break
+            line = (key.start_mark.line if key is not None else match.start_mark.line) + 1
+            node = match
+        elif isinstance(node, yaml.SequenceNode) and step.isdigit() and int(step) < len(node.value):
+            node = node.value[int(step)]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+def split_documents(text: str) -> list[tuple[int, str]]:
+    """(first line, text) of every YAML document in a multi-document string."""
+    docs, start, current = [], 1, []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if raw.strip() == "---":
+            if "".join(current).strip():
+                docs.append((start, "\n".join(current)))
+            current, start = [], number + 1
+        else:
+            current.append(raw)
+    if "".join(current).strip():
+        docs.append((start, "\n".join(current)))
+    return docs
+
+
+async def run(cluster: str, action: str, text: str) -> list[Outcome]:
+    """Send every document of ``text`` to the API as ``kubectl apply|create|delete`` (or a dry run) would."""
+    if action not in ACTIONS:
+        return [Outcome(False, f"unknown action {action!r}")]
+    try:
+        codec.parse_yaml(text, multi=True)
+    except errors.StatusError as exc:
+        match = _LINE.search(exc.message)
+        return [Outcome(False, exc.message, int(match.group(1)) if match else None)]
+    client = Client(cluster, "dashboard")
+    outcomes = []
+    for first_line, doc_text in split_documents(text):
+        obj = codec.parse_yaml(doc_text)
+        if not isinstance(obj, dict):
+            outcomes.append(Outcome(False, "a document must be a Kubernetes object (a mapping)", first_line))
+            continue
+        outcomes.append(await _one(client, action, obj, doc_text, first_line))
+    return outcomes or [Outcome(False, "there is nothing to send: the editor is empty")]
+
+
+async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, first_line: int) -> Outcome:
+    try:
+        resource = resource_for(obj)
+        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+        name = str(meta.get("name") or "")
+        namespace = str(meta.get("namespace") or ("default" if resource.namespaced else ""))
+        noun = f"{resource.kind.lower()}{'.' + resource.group if resource.group else ''}/{name}"
+        if action == "create":
+            await client.create(obj, namespace)
+            return Outcome(True, f"{noun} created")
+        if action == "delete":
+            await client.delete(resource.plural if not resource.group else f"{resource.plural}.{resource.group}",
+                                name, namespace)
+            return Outcome(True, f'{noun.split("/")[0]} "{name}" deleted')
+        query = {"fieldManager": "clusterviz-dashboard", "force": "true"}
+        if action == "dry-run":
+            query["dryRun"] = "All"
+        plural = resource.plural if not resource.group else f"{resource.plural}.{resource.group}"
+        await client.patch(plural, name, obj, namespace, patch_type="apply", **query)
+        return Outcome(True, f"{noun} {'would be applied (server dry run)' if action == 'dry-run' else 'applied'}")
+    except errors.StatusError as exc:
+        line = None
+        causes = (exc.details or {}).get("causes") or []
+        if causes:
+            found = field_line(doc_text, causes[0].get("field", ""))
+            line = first_line + found - 1 if found else first_line
+        return Outcome(False, exc.message, line)
