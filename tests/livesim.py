@@ -44,8 +44,13 @@ class LiveServer:
 
     def manage(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), *args], env=self.env, cwd=ROOT,
-            capture_output=True, text=True, timeout=120, check=False,
+            [sys.executable, str(ROOT / "manage.py"), *args],
+            env=self.env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
 
     def start(self, timeout: float = 60.0, migrate: bool = True) -> None:
@@ -55,9 +60,22 @@ class LiveServer:
             if result.returncode != 0:
                 raise RuntimeError(f"migrate failed:\n{result.stdout}\n{result.stderr}")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-v", "1", "-b", "127.0.0.1", "-p", str(self.port),
-             "clusterviz.asgi:application"],
-            env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-v",
+                "1",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "clusterviz.asgi:application",
+            ],
+            env=self.env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         assert self.process.stderr is not None
         # Wait for Daphne's "Listening on" line rather than sleeping. Read the descriptor itself:

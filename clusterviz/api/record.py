@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
+import itertools
 from typing import Any
 
 from . import clock, errors
 from .client import Client
+
+# Breaks ties between events recorded at the same simulated instant.
+_sequence = itertools.count()
 
 
 def involved_object(obj: dict[str, Any], field_path: str = "") -> dict[str, Any]:
@@ -51,7 +54,8 @@ class EventRecorder:
                 return
             except errors.StatusError:
                 self._seen.pop(identity, None)
-        suffix = hashlib.sha1(f"{identity}|{now}".encode()).hexdigest()[:16]
+        # Named like client-go's events, <object>.<time in hex>, so they list in the order they happened.
+        suffix = f"{int(clock.now_precise().timestamp() * 1e9):x}{next(_sequence) % 4096:03x}"
         source: dict[str, Any] = {"component": self.component}
         if self.host:
             source["host"] = self.host

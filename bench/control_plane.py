@@ -1,0 +1,107 @@
+"""Fast-forward speed of the simulated control plane, through a Daphne process and kubectl.
+
+Run: .venv/bin/python bench/control_plane.py [--budget 180]
+For each scenario (3 replicas on 3 nodes, 100 on 20, 1,000 on 100) a fresh server is started
+in fast-forward; the figures are the wall time from ``kubectl apply`` to all replicas Running,
+the bus messages per second over that time (``status.lastSeq`` of ``simulations/default``)
+and the server's peak resident memory (VmHWM). A scenario that does not finish within the
+budget reports how many replicas it reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import Kubectl  # noqa: E402
+from tests.livesim import LiveServer  # noqa: E402
+
+SCENARIOS = ((3, 3), (100, 20), (1000, 100))
+MYAPP = (ROOT / "examples" / "myapp.yaml").read_text()
+
+
+def last_seq(kubectl: Kubectl) -> int:
+    """The sequence number of the latest message on the cluster's bus."""
+    out = kubectl("get", "simulations", "default", "-o", "jsonpath={.status.lastSeq}")
+    return int(out.stdout or 0)
+
+
+def running_pods(kubectl: Kubectl) -> int:
+    """How many Pods of the cluster are Running."""
+    out = kubectl("get", "pods", "--field-selector=status.phase=Running", "-o", "name", timeout=120)
+    return len(out.stdout.split())
+
+
+def peak_rss_mib(pid: int) -> float:
+    """The peak resident set size of a process, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmHWM for process {pid}")
+
+
+def scenario(binary: str, replicas: int, nodes: int, budget: float) -> dict[str, float | int | bool]:
+    """Run one scenario on a fresh server and return its figures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        server = LiveServer(workdir, {"CLUSTERVIZ_DEFAULT_MODE": "fast-forward"})
+        server.start()
+        try:
+            created = server.manage(
+                "createcluster", "bench", "--nodes", str(nodes), "--cpu", "64", "--memory", "256Gi", "--pods", "500"
+            )
+            if created.returncode != 0:
+                raise RuntimeError(created.stderr)
+            kubectl = Kubectl(binary, server.cluster_url("bench"), workdir)
+            manifest = workdir / "myapp.yaml"
+            manifest.write_text(MYAPP.replace("replicas: 3", f"replicas: {replicas}"))
+            seq_before = last_seq(kubectl)
+            start = time.perf_counter()
+            applied = kubectl("apply", "-f", str(manifest))
+            if applied.returncode != 0:
+                raise RuntimeError(applied.stderr)
+            while time.perf_counter() - start < budget:
+                ready = kubectl("get", "deploy", "myapp", "-o", "jsonpath={.status.readyReplicas}").stdout
+                if int(ready or 0) == replicas:
+                    break
+                time.sleep(0.1)  # wall-clock: waiting for another process
+            wall = time.perf_counter() - start
+            messages = last_seq(kubectl) - seq_before
+            reached = running_pods(kubectl)
+            assert server.process is not None
+            return {
+                "replicas": replicas,
+                "nodes": nodes,
+                "running": reached,
+                "finished": reached == replicas,
+                "wall_s": round(wall, 2),
+                "messages": messages,
+                "messages_per_s": round(messages / wall),
+                "peak_rss_mib": round(peak_rss_mib(server.process.pid), 1),
+            }
+        finally:
+            server.stop()
+
+
+def main() -> None:
+    """Run every scenario and print its figures, one JSON object per line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=180.0, help="wall seconds allowed per scenario")
+    args = parser.parse_args()
+    binary = shutil.which("kubectl")
+    if binary is None:
+        raise SystemExit("kubectl is not installed on this machine")
+    for replicas, nodes in SCENARIOS:
+        print(json.dumps(scenario(binary, replicas, nodes, args.budget)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
