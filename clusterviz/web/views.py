@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.http import require_POST
 
 from clusterviz.api import errors
 from clusterviz.api.bootstrap import cluster_summaries
 from clusterviz.api.client import Client
+from clusterviz.sim import scenarios
 
 from . import yaml_form
 from .cluster_view import node_cards, pending_pods, scoring_table
@@ -45,6 +48,7 @@ async def cluster_context(cluster: str) -> dict[str, Any]:
         "simulation": simulation,
         "modes": MODES,
         "messages": list(reversed(trace)),
+        "presets": [(s.key, s.title_zh if _chinese() else s.title) for s in scenarios.SCENARIOS],
     }
 
 
@@ -107,6 +111,23 @@ async def yaml_action(request: HttpRequest, cluster: str) -> HttpResponse:
     """The YAML editor's buttons: apply, create, dry-run, delete — the same API calls kubectl makes."""
     outcomes = await yaml_form.run(cluster, request.POST.get("action", ""), request.POST.get("yaml", ""))
     return render(request, "web/yaml_result.html", {"outcomes": outcomes})
+
+
+def _chinese() -> bool:
+    return translation.get_language() == "zh-hans"
+
+
+@require_POST
+async def load_preset(request: HttpRequest, cluster: str) -> HttpResponse:
+    """One click: reset the cluster to a classroom scenario, load its manifest, switch to step mode."""
+    scenario = scenarios.BY_KEY.get(request.POST.get("preset", ""))
+    if scenario is None:
+        return render(request, "web/flash.html", {"error": "choose a preset"})
+    await scenarios.load(cluster, scenario)
+    title, watch = (scenario.title_zh, scenario.watch_zh) if _chinese() else (scenario.title, scenario.watch)
+    response = render(request, "web/preset.html", {"title": title, "watch": watch})
+    response["HX-Trigger"] = json.dumps({"loadPreset": {"yaml": scenario.manifest}})
+    return response
 
 
 @require_POST

@@ -21,3 +21,9 @@ if (area && window.CodeMirror) {
     if (marked.length) editor.scrollIntoView({ line: marked[0], ch: 0 }, 40);
   });
 }
+
+// A loaded lesson brings its manifest into the editor.
+document.body.addEventListener("loadPreset", (event) => {
+  const editor = window.clusterviz?.editor;
+  if (editor && event.detail?.yaml) editor.setValue(event.detail.yaml);
+});

@@ -105,3 +105,10 @@ async def test_a_bad_label_from_the_page_shows_the_api_error_and_changes_nothing
     assert "Invalid value" in reply.decode() and "metadata.labels" in reply.decode()
     after = await Client("demo", "kubectl").get("nodes", "node02")
     assert after["metadata"]["resourceVersion"] == before["metadata"]["resourceVersion"]
+
+
+async def test_a_preset_resets_the_cluster_and_loads_its_manifest(sim, async_client):
+    reply = await async_client.post("/c/demo/presets", {"preset": "node-selector"})
+    assert "nodeSelector: Pending until a node gets the label" in reply.content.decode()
+    assert "disktype: ssd" in json.loads(reply["HX-Trigger"])["loadPreset"]["yaml"]
+    assert (await Client("demo", "kubectl").get("simulations", "default"))["spec"]["mode"] == "step"
