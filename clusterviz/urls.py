@@ -15,6 +15,7 @@ urlpatterns = [
     path("c/<slug:cluster>/nodes/<str:name>/action", web.node_action, name="node-action"),
     path("c/<slug:cluster>/yaml", web.yaml_action, name="yaml"),
     path("c/<slug:cluster>/presets", web.load_preset, name="presets"),
+    path("c/<slug:cluster>/export.yaml", web.export, name="export"),
     path("c/<slug:cluster>/scoring/<slug:namespace>/<str:name>", web.scoring, name="scoring"),
     path("c/<slug:cluster>/", include("clusterviz.api.urls")),
 ]

@@ -18,6 +18,7 @@ from clusterviz.sim import scenarios
 
 from . import yaml_form
 from .cluster_view import node_cards, pending_pods, scoring_table
+from .export import export_cluster
 
 MODES = ("live", "paused", "step", "fast-forward")
 
@@ -111,6 +112,13 @@ async def yaml_action(request: HttpRequest, cluster: str) -> HttpResponse:
     """The YAML editor's buttons: apply, create, dry-run, delete — the same API calls kubectl makes."""
     outcomes = await yaml_form.run(cluster, request.POST.get("action", ""), request.POST.get("yaml", ""))
     return render(request, "web/yaml_result.html", {"outcomes": outcomes})
+
+
+async def export(request: HttpRequest, cluster: str) -> HttpResponse:
+    """Download the cluster as one multi-document YAML (kubectl apply -f accepts it; so does the editor)."""
+    response = HttpResponse(await export_cluster(cluster), content_type="application/yaml")
+    response["Content-Disposition"] = f'attachment; filename="{cluster}.yaml"'
+    return response
 
 
 def _chinese() -> bool:
