@@ -93,12 +93,51 @@ def get(cluster: str) -> Running | None:
     return running
 
 
+_discovery: asyncio.Task[None] | None = None
+DISCOVER_SECONDS = 2.0
+
+
 async def ensure(cluster: str) -> Running | None:
     """The cluster's running simulation, started here if this process runs engines."""
+    global _discovery
+    if _enabled and (_discovery is None or _discovery.done()):
+        # From the first request on, this process also picks up clusters created elsewhere.
+        _discovery = asyncio.get_running_loop().create_task(_discover_forever())
     running = get(cluster)
     if running is None and _enabled:
         running = await start(cluster)
     return running
+
+
+async def claim_all() -> None:
+    """Run every cluster whose lease this process can hold; stop the ones it lost or that are gone.
+
+    Simulation modes written by other processes (the simulations API in a web process) are followed.
+    """
+    names = await sync_to_async(kv.cluster_names, thread_sensitive=False)()
+    for name in names:
+        running = get(name)
+        if running is None:
+            await start(name)
+            continue
+        if not await sync_to_async(lease.claim, thread_sensitive=False)(name, _holder):
+            await stop(name)
+            continue
+        saved = await trace.load_state(name)
+        if (saved.mode, saved.speed) != (running.engine.mode, running.engine.speed):
+            running.engine.set_mode(saved.mode, saved.speed)
+    for name in list(_running):
+        if name not in names:
+            await stop(name)
+
+
+async def _discover_forever() -> None:
+    while True:
+        try:
+            await claim_all()
+        except Exception:
+            log.exception("could not look for clusters to simulate")
+        await asyncio.sleep(DISCOVER_SECONDS)  # wall-clock: looking for new clusters, not simulated time
 
 
 async def gate_for(cluster: str) -> EngineGate | None:

@@ -130,6 +130,9 @@ async def _step(req: ApiRequest) -> ApiResponse:
     running = await registry.ensure(req.cluster)
     if running is None:
         raise errors.service_unavailable("this cluster's simulation runs in another process")
+    if running.engine.mode != "step":
+        # Stepping switches to step mode; saved, so other processes (and this one's discovery) agree.
+        await sync_to_async(trace.save_settings, thread_sensitive=False)(req.cluster, mode="step")
     until_numbered = req.flag("untilNumbered")
     for _ in range(10_000):
         msg = await running.engine.step()

@@ -13,8 +13,7 @@ import signal
 from asgiref.sync import sync_to_async
 from django.core.management.base import BaseCommand, CommandParser
 
-from clusterviz.sim import lease, registry, trace
-from clusterviz.store import kv
+from clusterviz.sim import lease, registry
 
 
 class Command(BaseCommand):
@@ -36,7 +35,7 @@ class Command(BaseCommand):
         self.stdout.write(f"simworker {holder} started")
         try:
             while not stopping.is_set():
-                await self.tick(holder)
+                await registry.claim_all()
                 try:
                     await asyncio.wait_for(stopping.wait(), interval)  # wall-clock: lease renewal period
                 except TimeoutError:
@@ -46,21 +45,3 @@ class Command(BaseCommand):
             await registry.stop_all()
             await sync_to_async(lease.release)(owned, holder)
             self.stdout.write(f"simworker {holder} stopped")
-
-    async def tick(self, holder: str) -> None:
-        """Claim or renew every cluster we can; start the newly claimed, drop the lost; follow modes."""
-        names = await sync_to_async(kv.cluster_names)()
-        for name in names:
-            ours = await sync_to_async(lease.claim)(name, holder)
-            running = registry.get(name)
-            if ours and running is None:
-                await registry.start(name)
-            elif not ours and running is not None:
-                await registry.stop(name)
-            elif ours and running is not None:
-                saved = await trace.load_state(name)
-                if (saved.mode, saved.speed) != (running.engine.mode, running.engine.speed):
-                    running.engine.set_mode(saved.mode, saved.speed)
-        for name in list(registry.running_clusters()):
-            if name not in names:
-                await registry.stop(name)

@@ -1,0 +1,219 @@
+"""Resources that have printers, the names kubectl users type for them, and their column definitions."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+RESOURCES_WITH_TABLES: set[str] = {
+    "pods",
+    "nodes",
+    "namespaces",
+    "services",
+    "endpoints",
+    "events",
+    "configmaps",
+    "replicationcontrollers",
+    "deployments",
+    "replicasets",
+}
+
+# Metadata fields copied into each row's PartialObjectMetadata.
+PARTIAL_METADATA_FIELDS: tuple[str, ...] = (
+    "name",
+    "generateName",
+    "namespace",
+    "uid",
+    "resourceVersion",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "labels",
+    "annotations",
+    "ownerReferences",
+)
+
+# API group each printed resource lives in, used to reject e.g. "events.events.k8s.io".
+_GROUPS: dict[str, str] = {r: "" for r in RESOURCES_WITH_TABLES} | {"deployments": "apps", "replicasets": "apps"}
+
+# (apiVersion, kind) filled into full objects that lack them (includeObject=Object).
+_TYPE_META: dict[str, tuple[str, str]] = {
+    "pods": ("v1", "Pod"),
+    "nodes": ("v1", "Node"),
+    "namespaces": ("v1", "Namespace"),
+    "services": ("v1", "Service"),
+    "endpoints": ("v1", "Endpoints"),
+    "events": ("v1", "Event"),
+    "configmaps": ("v1", "ConfigMap"),
+    "replicationcontrollers": ("v1", "ReplicationController"),
+    "deployments": ("apps/v1", "Deployment"),
+    "replicasets": ("apps/v1", "ReplicaSet"),
+}
+
+# Singular names, short names and kinds kubectl users type, mapped to plurals.
+_ALIASES: dict[str, str] = {
+    "pod": "pods",
+    "po": "pods",
+    "node": "nodes",
+    "no": "nodes",
+    "namespace": "namespaces",
+    "ns": "namespaces",
+    "service": "services",
+    "svc": "services",
+    "ep": "endpoints",
+    "event": "events",
+    "ev": "events",
+    "configmap": "configmaps",
+    "cm": "configmaps",
+    "replicationcontroller": "replicationcontrollers",
+    "rc": "replicationcontrollers",
+    "deployment": "deployments",
+    "deploy": "deployments",
+    "replicaset": "replicasets",
+    "rs": "replicasets",
+}
+
+# --------------------------------------------------------------------------
+# Column definitions
+# --------------------------------------------------------------------------
+
+_NAME_DESC = "Name of the object, unique within its namespace."
+_AGE_DESC = "Time elapsed since the object was created."
+_CONTAINERS_DESC = "Names of each container in the template."
+_IMAGES_DESC = "Images referenced by each container in the template."
+
+
+def _col(name: str, type_: str, description: str, priority: int = 0, fmt: str = "") -> dict[str, Any]:
+    """One TableColumnDefinition; upstream serialises all five keys, even when empty."""
+    return {"name": name, "type": type_, "format": fmt, "description": description, "priority": priority}
+
+
+def _name_col() -> dict[str, Any]:
+    return _col("Name", "string", _NAME_DESC, fmt="name")
+
+
+def _age_col() -> dict[str, Any]:
+    return _col("Age", "string", _AGE_DESC)
+
+
+# Types follow upstream exactly, including its quirks: some columns are
+# declared "string" although their cells are integers (deployment Up-to-date
+# and Available, configmap Data, event Count).
+_COLUMNS: dict[str, list[dict[str, Any]]] = {
+    "pods": [
+        _name_col(),
+        _col("Ready", "string", "Ready containers out of all containers in the pod."),
+        _col("Status", "string", "Summary of the pod phase and of its containers' states."),
+        _col("Restarts", "string", "Container restarts in the pod, and how long ago the latest one happened."),
+        _age_col(),
+        _col("IP", "string", "IP address allocated to the pod.", 1),
+        _col("Node", "string", "Node the pod is bound to.", 1),
+        _col("Nominated Node", "string", "Node nominated for the pod while it preempts other pods.", 1),
+        _col("Readiness Gates", "string", "Readiness gates whose condition is True, out of all gates.", 1),
+    ],
+    "nodes": [
+        _name_col(),
+        _col("Status", "string", "The status of the node."),
+        _col("Roles", "string", "The roles of the node."),
+        _age_col(),
+        _col("Version", "string", "Kubelet version reported by the node."),
+        _col("Internal-IP", "string", "First InternalIP address of the node.", 1),
+        _col("External-IP", "string", "First ExternalIP address of the node.", 1),
+        _col("OS-Image", "string", "OS image reported by the node.", 1),
+        _col("Kernel-Version", "string", "Kernel version reported by the node.", 1),
+        _col("Container-Runtime", "string", "Container runtime and version reported by the node.", 1),
+    ],
+    "namespaces": [
+        _name_col(),
+        _col("Status", "string", "The status of the namespace."),
+        _age_col(),
+    ],
+    "services": [
+        _name_col(),
+        _col("Type", "string", "How the service is exposed."),
+        _col("Cluster-IP", "string", "Cluster-internal virtual IP of the service."),
+        _col("External-IP", "string", "Addresses the service is reachable at from outside the cluster."),
+        _col("Port(s)", "string", "Ports exposed by the service."),
+        _age_col(),
+        _col("Selector", "string", "Labels of the pods that back the service.", 1),
+    ],
+    "endpoints": [
+        _name_col(),
+        _col("Endpoints", "string", "Addresses and ports of the endpoints."),
+        _age_col(),
+    ],
+    "events": [
+        _col("Last Seen", "string", "Time since the event was last observed."),
+        _col("Type", "string", "Type of the event (Normal, Warning)."),
+        _col("Reason", "string", "Short machine-readable reason for the event."),
+        _col("Object", "string", "The object this event is about."),
+        _col("Subobject", "string", "Part of the object the event is about, e.g. a container.", 1),
+        _col("Source", "string", "Component (and host) that reported the event.", 1),
+        _col("Message", "string", "Human-readable description of the event."),
+        _col("First Seen", "string", "Time since the event was first observed.", 1),
+        _col("Count", "string", "Number of times the event occurred.", 1),
+        _col("Name", "string", _NAME_DESC, 1, "name"),
+    ],
+    "configmaps": [
+        _name_col(),
+        _col("Data", "string", "Number of entries in data and binaryData."),
+        _age_col(),
+    ],
+    "replicationcontrollers": [
+        _name_col(),
+        _col("Desired", "integer", "Number of desired replicas."),
+        _col("Current", "integer", "Number of replicas observed."),
+        _col("Ready", "integer", "Number of ready replicas."),
+        _age_col(),
+        _col("Containers", "string", _CONTAINERS_DESC, 1),
+        _col("Images", "string", _IMAGES_DESC, 1),
+        _col("Selector", "string", "Label query over the pods the controller manages.", 1),
+    ],
+    "replicasets": [
+        _name_col(),
+        _col("Desired", "integer", "Number of desired replicas."),
+        _col("Current", "integer", "Number of replicas observed."),
+        _col("Ready", "integer", "Number of ready replicas."),
+        _age_col(),
+        _col("Containers", "string", _CONTAINERS_DESC, 1),
+        _col("Images", "string", _IMAGES_DESC, 1),
+        _col("Selector", "string", "Label query over the pods the replica set manages.", 1),
+    ],
+    "deployments": [
+        _name_col(),
+        _col("Ready", "string", "Ready replicas out of desired replicas."),
+        _col("Up-to-date", "string", "Replicas running the latest pod template."),
+        _col("Available", "string", "Replicas available to serve traffic."),
+        _age_col(),
+        _col("Containers", "string", _CONTAINERS_DESC, 1),
+        _col("Images", "string", _IMAGES_DESC, 1),
+        _col("Selector", "string", "Label query over the pods the deployment manages.", 1),
+    ],
+}
+
+# Upstream's default convertor for resources without a printer.
+_DEFAULT_COLUMNS: list[dict[str, Any]] = [
+    _name_col(),
+    _col("Created At", "date", "Time the object was created (RFC 3339, UTC)."),
+]
+
+
+def column_definitions(resource: str) -> list[dict[str, Any]]:
+    """Return a fresh copy of the column definitions used for ``resource``."""
+    return copy.deepcopy(_COLUMNS.get(_canonical_resource(resource), _DEFAULT_COLUMNS))
+
+
+def _canonical_resource(resource: str) -> str:
+    """Map ``pods``, ``pod``, ``po``, ``Pod`` or ``deployments.apps`` to the plural the printers use.
+
+    Returns ``""`` when the resource has no dedicated printer (including a
+    known name qualified with the wrong group), which selects the default table.
+    """
+    if not isinstance(resource, str):
+        return ""
+    name, _, group = resource.strip().lower().partition(".")
+    name = _ALIASES.get(name, name)
+    if name not in RESOURCES_WITH_TABLES:
+        return ""
+    if group and group != _GROUPS[name]:
+        return ""
+    return name
