@@ -75,3 +75,13 @@ def test_bad_yaml_in_the_editor_is_marked_at_its_line(page, live: LiveServer, tm
     assert page.locator(".CodeMirror .error-line").count() == 1
     page.screenshot(path=str(tmp_path / "editor.png"))
     assert page.problems == []  # type: ignore[attr-defined]
+
+
+def test_projector_mode_enlarges_the_type_and_is_remembered(page, live: LiveServer):
+    page.goto(f"{live.url}/c/demo/")
+    normal = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    page.click("#projector")
+    assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") > normal
+    page.reload()
+    assert page.evaluate("document.body.classList.contains('projector-mode')")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
