@@ -41,7 +41,9 @@ LARGE_CASES = ((10_000, 5_000),)
 def node(i: int) -> dict[str, Any]:
     """A node with room for far more than its share of Pods, in one of three zones, with a few images."""
     name = f"node{i:05d}"
-    images = [{"names": [image], "sizeBytes": (200 + 150 * k) * 1024 * 1024} for k, image in enumerate(IMAGES) if (i + k) % 3]
+    images = [
+        {"names": [image], "sizeBytes": (200 + 150 * k) * 1024 * 1024} for k, image in enumerate(IMAGES) if (i + k) % 3
+    ]
     return {
         "apiVersion": "v1",
         "kind": "Node",

@@ -38,11 +38,13 @@ PROFILE_CHANGE = framework.ClusterEvent(framework.EventResource.WILDCARD, framew
 
 
 def is_ours(pod: dict[str, Any], profile_name: str) -> bool:
+    """Does ``spec.schedulerName`` name this scheduler's profile?"""
     spec = pod.get("spec") or {}
     return (spec.get("schedulerName") or "default-scheduler") == profile_name
 
 
 def is_assigned(pod: dict[str, Any]) -> bool:
+    """Is the Pod bound (``spec.nodeName`` set)?"""
     return bool((pod.get("spec") or {}).get("nodeName"))
 
 
@@ -86,8 +88,11 @@ class Scheduler:
         self.nodes.add_handler(Handler(self._node_added, self._node_updated, self._node_deleted))
         self.pods.add_handler(Handler(self._pod_added, self._pod_updated, self._pod_deleted))
         self.namespaces.add_handler(
-            Handler(self.snapshot.add_namespace, lambda _o, n: self.snapshot.add_namespace(n),
-                    self.snapshot.remove_namespace)
+            Handler(
+                self.snapshot.add_namespace,
+                lambda _o, n: self.snapshot.add_namespace(n),
+                self.snapshot.remove_namespace,
+            )
         )
         self.config_maps.add_handler(
             Handler(self._config_map_changed, lambda _o, n: self._config_map_changed(n), self._config_map_deleted)
@@ -96,6 +101,7 @@ class Scheduler:
     # --- the profile: the kube-system/kube-scheduler ConfigMap ------------------------------
 
     def _config_map_changed(self, config_map: dict[str, Any]) -> None:
+        """Load ``config.yaml``; an invalid one leaves the running profile and a Warning event."""
         text = (config_map.get("data") or {}).get(CONFIG_MAP_KEY)
         if text is None:
             self._use(default_configuration())
@@ -113,6 +119,7 @@ class Scheduler:
         self._use(configuration)
 
     def _config_map_deleted(self, _config_map: dict[str, Any]) -> None:
+        """Without the ConfigMap the classroom default applies again."""
         self._use(default_configuration())
 
     def _use(self, configuration: SchedulerConfiguration) -> None:
@@ -176,9 +183,11 @@ class Scheduler:
     async def run(self) -> None:
         """Sync the caches, then schedule for ever."""
         informers = (
-            ("configmaps", self.config_maps), ("namespaces", self.namespaces), ("nodes", self.nodes),
+            ("configmaps", self.config_maps),
+            ("namespaces", self.namespaces),
+            ("nodes", self.nodes),
             ("pods", self.pods),
-        )  # fmt: skip
+        )
         for _, informer in informers:
             await informer.list_once()
         for name, informer in informers:
@@ -206,9 +215,16 @@ class Scheduler:
         if pod is None or is_assigned(pod) or (pod.get("metadata") or {}).get("deletionTimestamp"):
             self.queue.done(queued.key)
             return
-        record = schedule(pod, self.snapshot, self.profile, self.rng, attempt=queued.attempts, now=self.engine.now,
-                          start_index=self._start_index,
-                          global_percentage=self.configuration.percentage_of_nodes_to_score)
+        record = schedule(
+            pod,
+            self.snapshot,
+            self.profile,
+            self.rng,
+            attempt=queued.attempts,
+            now=self.engine.now,
+            start_index=self._start_index,
+            global_percentage=self.configuration.percentage_of_nodes_to_score,
+        )
         self._start_index = record.next_start_index
         try:
             await self.client.create(decision_object(record))
@@ -232,20 +248,34 @@ class Scheduler:
                 self.queue.done(queued.key)
             return
         self.queue.done(queued.key)
-        await self.recorder.event(pod, "Normal", "Scheduled",
-                                  f"Successfully assigned {namespace}/{name} to {record.selected}")
+        await self.recorder.event(
+            pod, "Normal", "Scheduled", f"Successfully assigned {namespace}/{name} to {record.selected}"
+        )
 
     async def _unschedulable(self, pod: dict[str, Any], queued: Any, record: DecisionRecord) -> None:
         meta = pod["metadata"]
         self.queue.add_unschedulable(queued, record.unschedulable_plugins, self.engine.now)
         await self.recorder.event(pod, "Warning", "FailedScheduling", record.message)
         conditions = [c for c in (pod.get("status") or {}).get("conditions") or [] if c.get("type") != "PodScheduled"]
-        conditions.append({"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
-                           "message": record.message, "lastProbeTime": None,
-                           "lastTransitionTime": _transition_time(pod)})
+        conditions.append(
+            {
+                "type": "PodScheduled",
+                "status": "False",
+                "reason": "Unschedulable",
+                "message": record.message,
+                "lastProbeTime": None,
+                "lastTransitionTime": _transition_time(pod),
+            }
+        )
         try:
-            await self.client.patch("pods", meta["name"], {"status": {"conditions": conditions}},
-                                    meta.get("namespace", "default"), patch_type="merge", sub="status")
+            await self.client.patch(
+                "pods",
+                meta["name"],
+                {"status": {"conditions": conditions}},
+                meta.get("namespace", "default"),
+                patch_type="merge",
+                sub="status",
+            )
         except errors.StatusError:
             pass
         self._wake()
@@ -256,4 +286,3 @@ def _transition_time(pod: dict[str, Any]) -> str:
         if condition.get("type") == "PodScheduled" and condition.get("status") == "False":
             return str(condition.get("lastTransitionTime") or clock.rfc3339())
     return clock.rfc3339()
-

@@ -10,6 +10,7 @@ parsed affinity terms (:class:`PodInfo`).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -272,7 +273,15 @@ def parse_affinity_term(namespace: str, raw: Mapping[str, Any]) -> AffinityTerm:
 
     No ``namespaces`` and no ``namespaceSelector`` mean the owner's namespace.
     A missing label selector selects nothing. Raises SelectorError when invalid.
+    Equal terms come back as the same (immutable) object, so callers may memoise by identity.
     """
+    # The Pods of one workload carry identical terms: parse each distinct one once and share it.
+    return _parse_affinity_term(namespace, json.dumps(raw, sort_keys=True))
+
+
+@lru_cache(maxsize=4096)
+def _parse_affinity_term(namespace: str, text: str) -> AffinityTerm:
+    raw = json.loads(text)
     names = raw.get("namespaces") or []
     ns_selector_raw = raw.get("namespaceSelector")
     namespaces = frozenset(names) if (names or ns_selector_raw is not None) else frozenset({namespace})

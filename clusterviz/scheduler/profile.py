@@ -155,7 +155,9 @@ def parse_configuration(text: str) -> SchedulerConfiguration:
         raise ConfigurationError([f"must be a {KIND} object, not {type(config).__name__}"])
     try:
         return load_configuration(config)
-    except (AttributeError, TypeError) as err:
+    except ConfigurationError:
+        raise
+    except (AttributeError, TypeError, KeyError, ValueError) as err:
         # A list or scalar where an object belongs; the validators expect the decoded shape.
         raise ConfigurationError([f"malformed {KIND}: {err}"]) from err
 

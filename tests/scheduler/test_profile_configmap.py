@@ -172,3 +172,19 @@ def test_configuration_errors_lists_each_problem():
 async def _meta(kubectl: Client) -> dict[str, Any]:
     current = await kubectl.get("configmaps", "kube-scheduler", "kube-system")
     return current["metadata"]
+
+
+async def test_an_invalid_configuration_that_gets_through_leaves_a_warning_and_the_profile(sim):
+    kubectl = Client("demo", "kubectl")
+    await kubectl.create(config_map(HEAVY_TAINT_TOLERATION))
+    await sim.engine.until_settled()
+    scheduler = sim.components["scheduler"]
+    running = scheduler.profile
+    # The API refuses this write; feed it to the handler directly, as a stale or foreign write would arrive.
+    stored = await kubectl.get("configmaps", "kube-scheduler", "kube-system")
+    scheduler._config_map_changed(stored | {"data": {"config.yaml": BROKEN_WEIGHT}})
+    await sim.engine.until_settled()
+    assert scheduler.profile is running
+    events = (await kubectl.list("events", "kube-system", field_selector="involvedObject.name=kube-scheduler"))["items"]
+    warning = next(e for e in events if e["reason"] == "InvalidConfiguration")
+    assert warning["type"] == "Warning" and "resources[0].weight" in warning["message"]

@@ -59,7 +59,8 @@ def validate_config_map(obj: dict[str, Any], old: dict[str, Any] | None = None) 
 
 def _scheduler_configuration_errors(obj: dict[str, Any], data: dict[str, Any]) -> list[FieldError]:
     """Refuse a ``kube-system/kube-scheduler`` ConfigMap whose scheduler configuration would not load."""
-    meta = obj.get("metadata") or {}
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
     text = data.get(scheduler_profile.CONFIG_MAP_KEY)
     if (
         meta.get("namespace") != scheduler_profile.CONFIG_MAP_NAMESPACE

@@ -172,34 +172,54 @@ class InterPodAffinity(BasePlugin):
         own_ns = ns_labels(pod.namespace)
         scores: dict[str, dict[str, int]] = {}
 
-        def process(
-            terms: Sequence[WeightedAffinityTerm],
-            target: PodInfo,
-            target_ns: Mapping[str, str],
-            node: NodeInfo,
-            sign: int,
-        ) -> None:
+        # Placed Pods of one workload share their (interned) terms: match each against this Pod once.
+        selects_pod: dict[int, bool] = {}
+
+        def process(terms: Sequence[WeightedAffinityTerm], node: NodeInfo, sign: int) -> None:
+            """Add the weights of a placed Pod's terms that select the incoming Pod."""
             for wt in terms:
                 value = node.labels.get(wt.term.topology_key)
-                if value is not None and wt.term.matches(target, target_ns):
+                if value is None:
+                    continue
+                hit = selects_pod.get(id(wt.term))
+                if hit is None:
+                    hit = selects_pod[id(wt.term)] = wt.term.matches(pod, own_ns)
+                if hit:
                     by_value = scores.setdefault(wt.term.topology_key, {})
                     by_value[value] = by_value.get(value, 0) + wt.weight * sign
 
+        incoming = [(wt, 1) for wt in pod.preferred_affinity_terms]
+        incoming += [(wt, -1) for wt in pod.preferred_anti_affinity_terms]
+        # Which of the incoming Pod's terms select a placed Pod depends only on its namespace and
+        # labels, which most placed Pods share with many others: match once per distinct pair.
+        hits_by_target: dict[tuple[str, tuple[tuple[str, str], ...]], list[tuple[str, int]]] = {}
         for node in snapshot.list() if snapshot is not None else []:
             if not node.labels:
                 continue
             # Without preferred terms of its own, only placed Pods with affinity terms can contribute.
             for existing in (node.pods if has_preferred else node.pods_with_affinity).values():
-                their_ns = ns_labels(existing.namespace)
-                process(pod.preferred_affinity_terms, existing, their_ns, node, 1)
-                process(pod.preferred_anti_affinity_terms, existing, their_ns, node, -1)
-                if self.hard_pod_affinity_weight > 0:
+                if incoming:
+                    target = (existing.namespace, tuple(existing.labels.items()))
+                    hits = hits_by_target.get(target)
+                    if hits is None:
+                        their_ns = ns_labels(existing.namespace)
+                        hits = hits_by_target[target] = [
+                            (wt.term.topology_key, wt.weight * sign)
+                            for wt, sign in incoming
+                            if wt.term.matches(existing, their_ns)
+                        ]
+                    for topology_key, delta in hits:
+                        value = node.labels.get(topology_key)
+                        if value is not None:
+                            by_value = scores.setdefault(topology_key, {})
+                            by_value[value] = by_value.get(value, 0) + delta
+                if self.hard_pod_affinity_weight > 0 and existing.required_affinity_terms:
                     hard = [
                         WeightedAffinityTerm(t, self.hard_pod_affinity_weight) for t in existing.required_affinity_terms
                     ]
-                    process(hard, pod, own_ns, node, 1)
-                process(existing.preferred_affinity_terms, pod, own_ns, node, 1)
-                process(existing.preferred_anti_affinity_terms, pod, own_ns, node, -1)
+                    process(hard, node, 1)
+                process(existing.preferred_affinity_terms, node, 1)
+                process(existing.preferred_anti_affinity_terms, node, -1)
         if not scores:
             return Status.skip()
         state.write(NAME + "/score", scores)

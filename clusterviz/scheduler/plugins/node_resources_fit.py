@@ -153,8 +153,15 @@ def resource_vectors(
 ) -> tuple[list[int], list[int]]:
     """(requested, allocatable) lists aligned with ``resources``; left-out resources are (0, 0)."""
     requested, allocatable = [], []
+    sums = node.requested if use_requested else node.non_zero_requested
     for name, req in zip(resources, pod_request, strict=True):
-        alloc, total = allocatable_and_requested(node, name, req, use_requested)
+        # cpu and memory inline: this runs for every node twice per attempt.
+        if name == CPU:
+            alloc, total = node.allocatable.milli_cpu, sums.milli_cpu + req
+        elif name == MEMORY:
+            alloc, total = node.allocatable.memory, sums.memory + req
+        else:
+            alloc, total = allocatable_and_requested(node, name, req, use_requested)
         requested.append(total if alloc else 0)
         allocatable.append(alloc)
     return requested, allocatable

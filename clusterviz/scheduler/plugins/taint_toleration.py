@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from clusterviz.scheduler.framework import (
+    SUCCESS,
     ActionType,
     BasePlugin,
     ClusterEvent,
@@ -103,6 +104,8 @@ class TaintToleration(BasePlugin):
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         """Reject when a NoSchedule or NoExecute taint is not tolerated."""
+        if not node.taints:
+            return SUCCESS  # most nodes: nothing to tolerate
         taint = find_untolerated_taint(node.taints, pod_tolerations(pod), (NO_SCHEDULE, NO_EXECUTE))
         if taint is None:
             return Status()
@@ -116,6 +119,8 @@ class TaintToleration(BasePlugin):
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """Count the intolerable PreferNoSchedule taints (lower is better after normalising)."""
+        if not node.taints:
+            return 0
         return count_intolerable_prefer_no_schedule(node.taints, state.get(NAME, []))
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:
