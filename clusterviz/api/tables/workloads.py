@@ -8,8 +8,9 @@ from .common import Printed, _container_cells, _d, _i, _meta, _replicas, _s, _si
 from .labels import format_label_selector, format_labels, label_selector_string
 
 
-def _print_replication_controller(rc: dict[str, Any], now_ns: int) -> Printed:
-    meta, spec, status = _meta(rc), _d(rc.get("spec")), _d(rc.get("status"))
+def _print_replicated(obj: dict[str, Any], now_ns: int, selector: str) -> Printed:
+    """ReplicaSets and ReplicationControllers print the same columns; only the selector's form differs."""
+    meta, spec, status = _meta(obj), _d(obj.get("spec")), _d(obj.get("status"))
     names, images = _container_cells(_d(_d(spec.get("template")).get("spec")).get("containers"))
     cells = [
         _s(meta.get("name")),
@@ -19,25 +20,18 @@ def _print_replication_controller(rc: dict[str, Any], now_ns: int) -> Printed:
         _since(meta.get("creationTimestamp"), now_ns),
         names,
         images,
-        format_labels(spec.get("selector")),
+        selector,
     ]
     return cells, []
+
+
+def _print_replication_controller(rc: dict[str, Any], now_ns: int) -> Printed:
+    # An RC's selector is a plain label map.
+    return _print_replicated(rc, now_ns, format_labels(_d(rc.get("spec")).get("selector")))
 
 
 def _print_replica_set(rs: dict[str, Any], now_ns: int) -> Printed:
-    meta, spec, status = _meta(rs), _d(rs.get("spec")), _d(rs.get("status"))
-    names, images = _container_cells(_d(_d(spec.get("template")).get("spec")).get("containers"))
-    cells = [
-        _s(meta.get("name")),
-        _replicas(spec),
-        _i(status.get("replicas")),
-        _i(status.get("readyReplicas")),
-        _since(meta.get("creationTimestamp"), now_ns),
-        names,
-        images,
-        format_label_selector(spec.get("selector")),
-    ]
-    return cells, []
+    return _print_replicated(rs, now_ns, format_label_selector(_d(rs.get("spec")).get("selector")))
 
 
 def _print_deployment(deploy: dict[str, Any], now_ns: int) -> Printed:

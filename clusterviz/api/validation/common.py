@@ -12,7 +12,7 @@ import ipaddress
 import re
 from typing import Any, Final
 
-from clusterviz.apimachinery.field import FieldError, invalid, type_invalid
+from clusterviz.apimachinery.field import FieldError, invalid, not_supported, required, type_invalid
 from clusterviz.apimachinery.names import (
     is_dns1123_label,
     is_dns1123_subdomain,
@@ -330,3 +330,23 @@ def semantic(value: Any) -> Any:
     if isinstance(value, list):
         return [semantic(v) for v in value]
     return value
+
+
+def validate_port_and_protocol(port: dict[str, Any], path: str, errs: Errors) -> None:
+    """``port`` (1-65535) and ``protocol`` (TCP, UDP, SCTP) of a Service or Endpoints port."""
+    number = get_int(port, "port", path, errs)
+    if number is not BAD:
+        value = number or 0
+        errs.extend(invalid(child(path, "port"), value, msg) for msg in port_num_errors(value))
+    protocol = get_str(port, "protocol", path, errs)
+    if protocol == "":
+        errs.append(required(child(path, "protocol"), ""))
+    elif isinstance(protocol, str) and protocol not in SUPPORTED_PROTOCOLS:
+        errs.append(not_supported(child(path, "protocol"), protocol, SUPPORTED_PROTOCOLS))
+
+
+def validate_app_protocol(port: dict[str, Any], path: str, errs: Errors) -> None:
+    """An optional ``appProtocol`` must be a qualified name."""
+    app_protocol = get_opt_str(port, "appProtocol", path, errs)
+    if isinstance(app_protocol, str):
+        errs.extend(label_name(app_protocol, child(path, "appProtocol")))

@@ -4,23 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from clusterviz.apimachinery.field import invalid, not_supported, required
+from clusterviz.apimachinery.field import invalid, required
 
 from .common import (
-    BAD,
-    SUPPORTED_PROTOCOLS,
     Errors,
     child,
     dict_items,
     dns1123_label,
     dns1123_subdomain,
-    get_int,
     get_list,
     get_opt_str,
     get_str,
-    label_name,
     parse_ip,
-    port_num_errors,
+    validate_app_protocol,
+    validate_port_and_protocol,
 )
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
 
@@ -65,18 +62,8 @@ def _validate_port(port: dict[str, Any], path: str, require_name: bool, errs: Er
         errs.append(required(child(path, "name"), ""))
     elif name:
         errs.extend(dns1123_label(name, child(path, "name")))
-    number = get_int(port, "port", path, errs)
-    if number is not BAD:
-        value = number or 0
-        errs.extend(invalid(child(path, "port"), value, msg) for msg in port_num_errors(value))
-    protocol = get_str(port, "protocol", path, errs)
-    if protocol == "":
-        errs.append(required(child(path, "protocol"), ""))
-    elif isinstance(protocol, str) and protocol not in SUPPORTED_PROTOCOLS:
-        errs.append(not_supported(child(path, "protocol"), protocol, SUPPORTED_PROTOCOLS))
-    app_protocol = get_opt_str(port, "appProtocol", path, errs)
-    if isinstance(app_protocol, str):
-        errs.extend(label_name(app_protocol, child(path, "appProtocol")))
+    validate_port_and_protocol(port, path, errs)
+    validate_app_protocol(port, path, errs)
 
 
 def validate_endpoints(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Errors:

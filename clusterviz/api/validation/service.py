@@ -15,7 +15,6 @@ from clusterviz.apimachinery.field import (
 
 from .common import (
     BAD,
-    SUPPORTED_PROTOCOLS,
     Errors,
     as_dict,
     child,
@@ -30,8 +29,8 @@ from .common import (
     get_str_map,
     index,
     ip_errors,
-    label_name,
-    port_num_errors,
+    validate_app_protocol,
+    validate_port_and_protocol,
 )
 from .meta import name_is_dns1035_label, validate_labels, validate_object_meta, validate_object_meta_update
 from .pod import port_num_or_name
@@ -66,19 +65,9 @@ def _validate_port(
             errs.append(duplicate(name_path, name))
         else:
             names.add(name)
-    number = get_int(port, "port", path, errs)
-    if number is not BAD:
-        value = number or 0
-        errs.extend(invalid(child(path, "port"), value, msg) for msg in port_num_errors(value))
-    protocol = get_str(port, "protocol", path, errs)
-    if protocol == "":
-        errs.append(required(child(path, "protocol"), ""))
-    elif isinstance(protocol, str) and protocol not in SUPPORTED_PROTOCOLS:
-        errs.append(not_supported(child(path, "protocol"), protocol, SUPPORTED_PROTOCOLS))
+    validate_port_and_protocol(port, path, errs)
     port_num_or_name(port.get("targetPort"), child(path, "targetPort"), errs)
-    app_protocol = get_opt_str(port, "appProtocol", path, errs)
-    if isinstance(app_protocol, str):
-        errs.extend(label_name(app_protocol, child(path, "appProtocol")))
+    validate_app_protocol(port, path, errs)
     node_port = get_int(port, "nodePort", path, errs)
     if isinstance(node_port, int) and node_port != 0:
         node_port_path = child(path, "nodePort")
