@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.livesim import LiveServer
+from tests.livesim import ROOT, LiveServer
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
@@ -85,3 +87,42 @@ def test_projector_mode_enlarges_the_type_and_is_remembered(page, live: LiveServ
     page.reload()
     assert page.evaluate("document.body.classList.contains('projector-mode')")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_stepping_an_apply_from_the_editor_moves_one_message_per_click(page, live: LiveServer):
+    subprocess.run([sys.executable, str(ROOT / "manage.py"), "createcluster", "stepped", "--nodes", "2"],
+                   env=live.env, cwd=ROOT, check=True, capture_output=True)
+    page.goto(f"{live.url}/c/stepped/")
+    page.wait_for_selector(".CodeMirror")
+    page.click("#controls button[value='step']")
+    page.wait_for_selector("#controls button.on[value='step']")
+    page.evaluate(f"window.clusterviz.editor.setValue({json.dumps(STEPPED_POD)})")
+    page.click("#yaml-form button[value='apply']")
+    seqs: list[int] = []
+    steps: list[int] = []
+    for _ in range(200):
+        before = page.locator("#timeline li").count()
+        page.click("#step")
+        page.wait_for_function(f"document.querySelectorAll('#timeline li').length > {before}")
+        first = page.locator("#timeline li").first
+        seqs.append(int(first.locator(".seq").inner_text().lstrip("#")))
+        if first.locator(".step").count():
+            steps.append(int(first.locator(".step").inner_text()))
+        if page.locator("#nodes .chip.running:has-text('stepped-pod')").count():
+            break
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    numbered = [s for i, s in enumerate(steps) if i == 0 or s != steps[i - 1]]
+    assert [s for s in (1, 2, 3, 9, 10, 11, 12, 13) if s in numbered] == [1, 2, 3, 9, 10, 11, 12, 13]
+    assert page.locator("#yaml-result").inner_text().strip().endswith("applied")
+    assert page.problems == []  # type: ignore[attr-defined]
+
+
+STEPPED_POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: stepped-pod
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+"""
