@@ -95,6 +95,20 @@ def _age_col() -> dict[str, Any]:
     return _col("Age", "string", _AGE_DESC)
 
 
+
+def _replicated_columns(owner: str) -> list[dict[str, Any]]:
+    """ReplicaSets and ReplicationControllers print the same columns."""
+    return [
+        _name_col(),
+        _col("Desired", "integer", "Number of desired replicas."),
+        _col("Current", "integer", "Number of replicas observed."),
+        _col("Ready", "integer", "Number of ready replicas."),
+        _age_col(),
+        _col("Containers", "string", _CONTAINERS_DESC, 1),
+        _col("Images", "string", _IMAGES_DESC, 1),
+        _col("Selector", "string", f"Label query over the pods the {owner} manages.", 1),
+    ]
+
 # Types follow upstream exactly, including its quirks: some columns are
 # declared "string" although their cells are integers (deployment Up-to-date
 # and Available, configmap Data, event Count).
@@ -158,26 +172,8 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
         _col("Data", "string", "Number of entries in data and binaryData."),
         _age_col(),
     ],
-    "replicationcontrollers": [
-        _name_col(),
-        _col("Desired", "integer", "Number of desired replicas."),
-        _col("Current", "integer", "Number of replicas observed."),
-        _col("Ready", "integer", "Number of ready replicas."),
-        _age_col(),
-        _col("Containers", "string", _CONTAINERS_DESC, 1),
-        _col("Images", "string", _IMAGES_DESC, 1),
-        _col("Selector", "string", "Label query over the pods the controller manages.", 1),
-    ],
-    "replicasets": [
-        _name_col(),
-        _col("Desired", "integer", "Number of desired replicas."),
-        _col("Current", "integer", "Number of replicas observed."),
-        _col("Ready", "integer", "Number of ready replicas."),
-        _age_col(),
-        _col("Containers", "string", _CONTAINERS_DESC, 1),
-        _col("Images", "string", _IMAGES_DESC, 1),
-        _col("Selector", "string", "Label query over the pods the replica set manages.", 1),
-    ],
+    "replicationcontrollers": _replicated_columns("controller"),
+    "replicasets": _replicated_columns("replica set"),
     "deployments": [
         _name_col(),
         _col("Ready", "string", "Ready replicas out of desired replicas."),
