@@ -95,7 +95,6 @@ def _age_col() -> dict[str, Any]:
     return _col("Age", "string", _AGE_DESC)
 
 
-
 def _replicated_columns(owner: str) -> list[dict[str, Any]]:
     """ReplicaSets and ReplicationControllers print the same columns."""
     return [
@@ -108,6 +107,7 @@ def _replicated_columns(owner: str) -> list[dict[str, Any]]:
         _col("Images", "string", _IMAGES_DESC, 1),
         _col("Selector", "string", f"Label query over the pods the {owner} manages.", 1),
     ]
+
 
 # Types follow upstream exactly, including its quirks: some columns are
 # declared "string" although their cells are integers (deployment Up-to-date
