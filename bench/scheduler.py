@@ -124,7 +124,7 @@ def run_case(pods: int, nodes: int, affinity: bool, budget: float, profile_top: 
         record = schedule(obj, snapshot, profile, rng, start_index=start_index)
         start_index = record.next_start_index
         records.append(record)  # the bench's point: a record kept for every Pod
-        totals = ",".join(f"{n.name}={n.total}" for n in record.nodes if n.feasible)
+        totals = ",".join(f"{name}={total}" for name, total in record.totals().items())
         digest.update(f"{obj['metadata']['name']}>{record.selected}|{totals}\n".encode())
         if record.selected is not None:
             obj["spec"]["nodeName"] = record.selected

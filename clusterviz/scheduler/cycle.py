@@ -14,9 +14,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from clusterviz.scheduler.decision import DecisionRecord, FilterResult, NodeDecision, PodRef, ScoreResult, TieBreak
+import numpy as np
+
+from clusterviz.scheduler.decision import (
+    DETAIL_LIMIT,
+    TOP_CANDIDATES,
+    DecisionRecord,
+    FilterColumn,
+    FilterResult,
+    NodeColumns,
+    PodRef,
+    ScoreColumn,
+    TieBreak,
+    omitted_summary,
+)
 from clusterviz.scheduler.framework import (
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
@@ -24,15 +38,18 @@ from clusterviz.scheduler.framework import (
     SUCCESS,
     Code,
     CycleState,
+    NodeStatuses,
     PreFilterResult,
     Status,
     fit_error_message,
 )
 from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo, as_pod_info
+from clusterviz.scheduler.nodetable import NodeTable
 from clusterviz.scheduler.plugins import FILTER, NORMALIZING, POST_FILTER, PRE_FILTER, PRE_SCORE, SCORE
 from clusterviz.scheduler.profile import Profile
 from clusterviz.scheduler.snapshot import Snapshot
 
+LISTED_DRAWS = 32
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 
@@ -83,107 +100,99 @@ def evaluate_node_fit(profile: Profile, pod: PodInfo, snapshot: Snapshot, node: 
     return Status()
 
 
-def _filter_row(plugin: Any, status: Status) -> FilterResult:
-    return FilterResult(plugin.name, plugin.legacy_name("filter"), status.code.value, status.message)
+def _filter_all(plugin: Any, state: CycleState, pod: PodInfo, table: NodeTable) -> NodeStatuses:
+    """The plugin's verdict on every node: its batch form if it has one, else node by node."""
+    batch = getattr(plugin, "filter_nodes", None)
+    if batch is not None:
+        return batch(state, pod, table)
+    interned: dict[Status, int] = {SUCCESS: 0}
+    index = np.empty(len(table), np.int16)
+    for row, node in enumerate(table.infos):
+        index[row] = interned.setdefault(plugin.filter(state, pod, node), len(interned))
+    return NodeStatuses(index, tuple(interned))
 
 
-class _FilterTable:
-    """The profile's Filter plugins with their display rows for Success and Skip built once per attempt."""
+def _score_all(plugin: Any, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+    batch = getattr(plugin, "score_nodes", None)
+    if batch is not None:
+        return batch(state, pod, table, rows)
+    infos = table.infos
+    return np.fromiter((plugin.score(state, pod, infos[r]) for r in rows.tolist()), np.int64, len(rows))
 
-    def __init__(self, profile: Profile) -> None:
-        self.entries = [
-            (plugin, _filter_row(plugin, SUCCESS), _filter_row(plugin, Status.skip())) for plugin in profile.at(FILTER)
-        ]
+
+def _normalize_all(
+    plugin: Any, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray, raw: np.ndarray
+) -> np.ndarray:
+    batch = getattr(plugin, "normalize_nodes", None)
+    if batch is not None:
+        return batch(state, pod, raw)
+    names = [table.names[r] for r in rows.tolist()]
+    normalized = plugin.normalize_score(state, pod, dict(zip(names, raw.tolist(), strict=True)))
+    return np.fromiter((normalized[n] for n in names), np.int64, len(names))
 
 
-def _evaluate_filters(
-    table: _FilterTable, state: CycleState, pod: PodInfo, node: NodeInfo, overrides: Mapping[str, Status]
-) -> tuple[tuple[FilterResult, ...], Status | None]:
-    """Every Filter plugin's result on one node, and the first failure (None if all pass)."""
-    rows: list[FilterResult] = []
-    first = None
-    skipped = state.skip_filter_plugins
-    for plugin, ok_row, skip_row in table.entries:
-        name = plugin.name
-        if overrides and name in overrides:
-            status = overrides[name]
-        elif name in skipped:
-            rows.append(skip_row)
-            continue
-        else:
-            status = plugin.filter(state, pod, node)
-        if status.code is Code.SUCCESS:
-            rows.append(ok_row)
-            continue
-        rows.append(_filter_row(plugin, status))
-        if first is None and status.code is not Code.SKIP:
-            first = status.with_plugin(name)
-    return tuple(rows), first
+def _reservoir(tied: Sequence[str], best: int, rng: random.Random) -> tuple[str, TieBreak]:
+    """Upstream's uniform pick among ``tied`` (in name order): ``rand.Intn(k) == 0`` replaces the k-th.
+
+    The draws come from a NumPy generator seeded by ``rng``, one vector per
+    attempt (a thousand equal empty nodes tie often). Past ``LISTED_DRAWS`` tied
+    nodes the record lists only the draws that replaced the pick.
+    """
+    if len(tied) == 1:
+        return tied[0], TieBreak("highest-total", tuple(tied), (), f"{tied[0]} has the highest total ({best}).")
+    ks = np.arange(2, len(tied) + 1)
+    values = np.random.Generator(np.random.PCG64(rng.getrandbits(64))).integers(0, ks)
+    replaced = np.flatnonzero(values == 0)
+    selected = tied[int(replaced[-1]) + 1] if len(replaced) else tied[0]
+    listed = range(len(ks)) if len(tied) <= LISTED_DRAWS else replaced.tolist()
+    draws = [(tied[i + 1], i + 2, int(values[i])) for i in listed]
+    text = (
+        f"{len(tied)} nodes share the highest total ({best}); one was drawn uniformly at random "
+        f"(reservoir sampling in name order, seeded): {selected}."
+    )
+    return selected, TieBreak("reservoir", tuple(tied), tuple(draws), text)
 
 
 def select_host(totals: Mapping[str, int], rng: random.Random) -> tuple[str, tuple[str, ...], TieBreak]:
     """Pick the best total; ties are broken uniformly (``rand.Intn(k) == 0`` for the k-th tied node)."""
     best = max(totals.values())
     tied = tuple(sorted(name for name, total in totals.items() if total == best))
-    if len(tied) == 1:
-        return tied[0], tied, TieBreak("highest-total", tied, (), f"{tied[0]} has the highest total ({best}).")
-    selected, draws = tied[0], []
-    for k, name in enumerate(tied[1:], start=2):
-        draw = rng.randrange(k)
-        draws.append((name, k, draw))
-        if draw == 0:
-            selected = name
-    text = (
-        f"{len(tied)} nodes share the highest total ({best}); one was drawn uniformly at random "
-        f"(reservoir sampling in name order, seeded): {selected}."
-    )
-    return selected, tied, TieBreak("reservoir", tied, tuple(draws), text)
+    selected, tie_break = _reservoir(tied, best, rng)
+    return selected, tied, tie_break
 
 
-def _score(
-    profile: Profile, state: CycleState, pod: PodInfo, feasible: Sequence[NodeInfo], needed: bool
-) -> tuple[dict[str, tuple[ScoreResult, ...]], dict[str, int], str]:
-    """Run PreScore, Score and NormalizeScore; return rows per node, totals and an error ("" if none)."""
-    for plugin in profile.at(PRE_SCORE):
-        status = plugin.pre_score(state, pod, feasible)
-        if status.is_skip:
-            state.skip_score_plugins.add(plugin.name)
-        elif not status.is_success:
-            return {}, {}, status.message
-    names = [node.name for node in feasible]
-    rows: list[list[ScoreResult]] = [[] for _ in feasible]
-    totals = [0] * len(feasible)
-    for plugin in profile.at(SCORE):
-        weight = profile.weight(plugin.name)
-        legacy = plugin.legacy_name("score")
-        if plugin.name in state.skip_score_plugins:
-            skipped = ScoreResult(plugin.name, legacy, None, None, weight, 0, needed)
-            for node_rows in rows:
-                node_rows.append(skipped)
-            continue
-        raw = {node.name: plugin.score(state, pod, node) for node in feasible}
-        normalized = plugin.normalize_score(state, pod, raw) if plugin.name in NORMALIZING else raw
-        # Rows are immutable, so nodes with the same (raw, normalized) share one: far fewer
-        # objects to build and keep when every Pod's record stays in memory.
-        shared: dict[tuple[int, int], ScoreResult] = {}
-        for i, name in enumerate(names):
-            value = normalized[name]
-            if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE:
-                return (
-                    {},
-                    {},
-                    (
-                        f'plugin "{plugin.name}" returns an invalid score {value}, it should in the range of '
-                        f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
-                    ),
-                )
-            key = (raw[name], value)
-            row = shared.get(key)
-            if row is None:
-                row = shared[key] = ScoreResult(plugin.name, legacy, key[0], value, weight, value * weight, needed)
-            rows[i].append(row)
-            totals[i] += value * weight
-    return dict(zip(names, map(tuple, rows), strict=True)), dict(zip(names, totals, strict=True)), ""
+class _Filtered:
+    """Every Filter plugin's verdicts for one attempt, and what follows from them per node."""
+
+    def __init__(self, profile: Profile, verdicts: list[NodeStatuses | None], n: int) -> None:
+        self.plugins = profile.at(FILTER)
+        self.verdicts = verdicts
+        # The first rejecting plugin of each node in profile order (-1: none): the one the message counts.
+        first = np.full(n, -1, np.int16)
+        for i, verdict in enumerate(verdicts):
+            if verdict is not None:
+                first[(first < 0) & verdict.failing()] = i
+        self.first = first
+
+    def status(self, row: int) -> Status:
+        """The counted failure of one node."""
+        i = int(self.first[row])
+        verdict = self.verdicts[i]
+        assert verdict is not None
+        return verdict.statuses[int(verdict.index[row])].with_plugin(self.plugins[i].name)
+
+    def columns(self, rows: np.ndarray) -> tuple[FilterColumn, ...]:
+        """The record's filter columns for the given rows."""
+        out = []
+        for plugin, verdict in zip(self.plugins, self.verdicts, strict=True):
+            legacy = plugin.legacy_name("filter")
+            if verdict is None:
+                skip = FilterResult(plugin.name, legacy, Code.SKIP.value, "")
+                out.append(FilterColumn((skip,), np.zeros(len(rows), np.int16)))
+                continue
+            results = tuple(FilterResult(plugin.name, legacy, s.code.value, s.message) for s in verdict.statuses)
+            out.append(FilterColumn(results, verdict.index[rows]))
+        return tuple(out)
 
 
 def schedule(
@@ -202,7 +211,8 @@ def schedule(
     ``start_index`` is where the node walk starts (upstream rotates it between
     attempts; the record's ``next_start_index`` is the next value).
     ``global_percentage`` is the configuration-wide percentageOfNodesToScore,
-    used when the profile sets none.
+    used when the profile sets none. Every plugin judges all nodes at once over
+    the snapshot's :class:`NodeTable`.
     """
     info = as_pod_info(pod)
     base: dict[str, Any] = {
@@ -211,9 +221,10 @@ def schedule(
         "time": now,
         "profile": profile.scheduler_name,
     }
-    all_nodes = snapshot.list()
-    if not all_nodes:
-        return DecisionRecord(**base, nodes=(), selected=None, message=NO_NODES_AVAILABLE, tie_break=TieBreak("none"))
+    table = snapshot.table()
+    n = len(table)
+    if not n:
+        return DecisionRecord(**base, columns=None, selected=None, message=NO_NODES_AVAILABLE)
 
     state = CycleState(snapshot)
     pre_status: Status | None = None
@@ -224,7 +235,7 @@ def schedule(
         if status.is_skip:
             state.skip_filter_plugins.add(plugin.name)
         elif status.code is Code.ERROR:
-            return DecisionRecord(**base, nodes=(), selected=None, message=status.message, error=status.message)
+            return DecisionRecord(**base, columns=None, selected=None, message=status.message, error=status.message)
         elif status.is_rejected:
             pre_status = pre_status or status.with_plugin(plugin.name)
         elif res is not None and not res.all_nodes:
@@ -232,80 +243,182 @@ def schedule(
             result = result.merge(res)
     if pre_status is None and result.node_names is not None and not result.node_names:
         pre_status = Status.unresolvable(_empty_set_reason(narrowing))
-    excluded = None if result.all_nodes else Status.unresolvable(_set_reason(narrowing))
 
-    table = _FilterTable(profile)
-    decisions: dict[str, NodeDecision] = {}
-    counted: dict[str, Status] = {}
-    feasible: list[NodeInfo] = []
-    candidates = all_nodes if result.node_names is None else [n for n in all_nodes if n.name in result.node_names]
+    # Rows a PreFilter node set leaves out count under the first narrowing plugin.
+    candidates = np.arange(n)
+    excluded_rows = np.zeros(n, bool)
+    if pre_status is None and result.node_names is not None:
+        inside = np.zeros(n, bool)
+        inside[[table.rows[name] for name in result.node_names if name in table.rows]] = True
+        candidates = np.flatnonzero(inside)
+        excluded_rows = ~inside
+    verdicts: list[NodeStatuses | None] = []
+    for plugin in profile.at(FILTER):
+        if pre_status is not None and plugin.name == pre_status.plugin:
+            verdicts.append(NodeStatuses(np.ones(n, np.int16), (SUCCESS, replace(pre_status, plugin=""))))
+        elif plugin.name in state.skip_filter_plugins:
+            verdicts.append(None)
+        else:
+            verdict = _filter_all(plugin, state, info, table)
+            if excluded_rows.any() and plugin.name == narrowing[0]:
+                index = verdict.index.copy()
+                index[excluded_rows] = len(verdict.statuses)
+                verdict = NodeStatuses(index, (*verdict.statuses, Status.unresolvable(_set_reason(narrowing))))
+            verdicts.append(verdict)
+    filtered = _Filtered(profile, verdicts, n)
+
+    evaluated = np.zeros(n, bool)
     if pre_status is not None:
-        overrides = {pre_status.plugin: pre_status} if pre_status.plugin else {}
-        for node in all_nodes:
-            rows, _ = _evaluate_filters(table, state, info, node, overrides)
-            decisions[node.name] = NodeDecision(node.name, rows)
-            counted[node.name] = pre_status
-        walk: list[NodeInfo] = []
-        want = 0
+        evaluated[:] = True
+        feasible_rows = np.zeros(0, np.int64)
+        processed = 0
     else:
         want = num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, global_percentage, len(candidates))
-        start = start_index % len(candidates) if candidates else 0
-        walk = candidates[start:] + candidates[:start]
-        if excluded is not None:
-            for node in all_nodes:
-                if node.name not in (result.node_names or ()):
-                    rows, _ = _evaluate_filters(table, state, info, node, {narrowing[0]: excluded})
-                    decisions[node.name] = NodeDecision(node.name, rows)
-                    counted[node.name] = excluded.with_plugin(narrowing[0])
-    processed = 0
-    for node in walk:
-        if len(feasible) >= want:
-            break
-        processed += 1
-        rows, failure = _evaluate_filters(table, state, info, node, {})
-        decisions[node.name] = NodeDecision(node.name, rows, feasible=failure is None)
-        if failure is None:
-            feasible.append(node)
-        else:
-            counted[node.name] = failure
-    next_start = (start_index + processed) % len(candidates) if candidates else 0
-    rejectors = frozenset({s.plugin for s in counted.values() if s.plugin} | set(narrowing))
-    ordered = tuple(decisions[n.name] for n in all_nodes if n.name in decisions)
+        start = start_index % len(candidates) if len(candidates) else 0
+        walk = np.concatenate([candidates[start:], candidates[:start]])
+        ok = filtered.first[walk] < 0
+        found = np.cumsum(ok)
+        # Upstream stops filtering once it has found ``want`` feasible nodes.
+        processed = int(np.searchsorted(found, want)) + 1 if len(walk) and want and found[-1] >= want else len(walk)
+        evaluated[walk[:processed]] = True
+        evaluated |= excluded_rows
+        feasible_rows = np.sort(walk[:processed][ok[:processed]])
+    next_start = (start_index + processed) % len(candidates) if len(candidates) else 0
+    rejected = evaluated & (filtered.first >= 0)
+    rejectors = frozenset(
+        {filtered.plugins[i].name for i in np.unique(filtered.first[rejected]).tolist()} | set(narrowing)
+    )
+    if pre_status is not None and pre_status.plugin:
+        rejectors |= {pre_status.plugin}
 
-    if not feasible:
+    if not len(feasible_rows):
+        counted = {table.names[r]: pre_status or filtered.status(r) for r in np.flatnonzero(evaluated).tolist()}
         post_message, nominated, victims = _post_filter(profile, state, info, counted)
         message = fit_error_message(
-            len(all_nodes),
+            n,
             counted,
             pre_filter_message=pre_status.message if pre_status else "",
             post_filter_message=post_message,
         )
+        columns = _columns(table, filtered, np.flatnonzero(evaluated), np.zeros(n, bool), (), np.zeros(n, np.int64))
         return DecisionRecord(
-            **base, nodes=ordered, selected=None, message=message, unschedulable_plugins=rejectors,
+            **base, columns=columns, selected=None, message=message, unschedulable_plugins=rejectors,
             nominated_node=nominated, victims=victims, next_start_index=next_start,
         )  # fmt: skip
 
-    needed = len(feasible) > 1
-    rows_by_node, totals, error = _score(profile, state, info, feasible, needed)
+    needed = len(feasible_rows) > 1
+    scored, totals_feasible, error = _score(profile, state, info, table, feasible_rows, needed)
+    feasible = np.zeros(n, bool)
+    feasible[feasible_rows] = True
     if error:
+        columns = _columns(table, filtered, np.flatnonzero(evaluated), feasible, (), np.zeros(n, np.int64))
         return DecisionRecord(
-            **base, nodes=ordered, selected=None, message=error, error=error, next_start_index=next_start
+            **base, columns=columns, selected=None, message=error, error=error, next_start_index=next_start
         )
-    for name, score_rows in rows_by_node.items():
-        d = decisions[name]
-        decisions[name] = NodeDecision(name, d.filters, score_rows, totals[name], True)
-    ordered = tuple(decisions[n.name] for n in all_nodes if n.name in decisions)
+    totals = np.zeros(n, np.int64)
+    totals[feasible_rows] = totals_feasible
     if needed:
-        selected, tied, tie_break = select_host(totals, rng)
+        best = int(totals_feasible.max())
+        tied = tuple(table.names[r] for r in feasible_rows[totals_feasible == best].tolist())
+        selected, tie_break = _reservoir(tied, best, rng)
     else:
-        selected, tied = feasible[0].name, (feasible[0].name,)
+        selected = table.names[int(feasible_rows[0])]
+        tied = (selected,)
         tie_break = TieBreak(
             "single-feasible", tied, (), f"{selected} is the only feasible node; upstream skips scoring."
         )
+    columns = _columns(
+        table, filtered, np.flatnonzero(evaluated), feasible, scored, totals, keep=(table.rows[selected],)
+    )
     return DecisionRecord(
-        **base, nodes=ordered, selected=selected, tied=tied, scoring_needed=needed, tie_break=tie_break,
+        **base, columns=columns, selected=selected, tied=tied, scoring_needed=needed, tie_break=tie_break,
         next_start_index=next_start,
     )  # fmt: skip
+
+
+def _score(
+    profile: Profile, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray, needed: bool
+) -> tuple[tuple[tuple[Any, int, np.ndarray | None, np.ndarray | None, bool], ...], np.ndarray, str]:
+    """Run PreScore, Score and NormalizeScore over the feasible ``rows``.
+
+    Returns per plugin (plugin, weight, raw, normalised, needed) aligned with
+    ``rows`` (None when the plugin skipped), the totals, and an error ("" if none).
+    """
+    nodes = [table.infos[r] for r in rows.tolist()]
+    for plugin in profile.at(PRE_SCORE):
+        status = plugin.pre_score(state, pod, nodes)
+        if status.is_skip:
+            state.skip_score_plugins.add(plugin.name)
+        elif not status.is_success:
+            return (), np.zeros(0, np.int64), status.message
+    out = []
+    totals = np.zeros(len(rows), np.int64)
+    for plugin in profile.at(SCORE):
+        weight = profile.weight(plugin.name)
+        if plugin.name in state.skip_score_plugins:
+            out.append((plugin, weight, None, None, needed))
+            continue
+        raw = _score_all(plugin, state, pod, table, rows)
+        normalized = _normalize_all(plugin, state, pod, table, rows, raw) if plugin.name in NORMALIZING else raw
+        bad = (normalized < MIN_NODE_SCORE) | (normalized > MAX_NODE_SCORE)
+        if bad.any():
+            value = int(normalized[np.flatnonzero(bad)[0]])
+            return (
+                (),
+                totals,
+                (
+                    f'plugin "{plugin.name}" returns an invalid score {value}, it should in the range of '
+                    f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+                ),
+            )
+        out.append((plugin, weight, raw, normalized, needed))
+        totals += normalized * weight
+    return tuple(out), totals, ""
+
+
+def _columns(
+    table: NodeTable,
+    filtered: _Filtered,
+    rows: np.ndarray,
+    feasible: np.ndarray,
+    scored: Sequence[tuple[Any, int, np.ndarray | None, np.ndarray | None, bool]],
+    totals: np.ndarray,
+    keep: Sequence[int] = (),
+) -> NodeColumns:
+    """The record's columns for the evaluated ``rows``; past DETAIL_LIMIT only the best candidates get rows."""
+    omitted = None
+    if len(rows) > DETAIL_LIMIT:
+        # Feasible rows by total (highest first, then name), plus the rows asked for.
+        order = np.lexsort((rows, -totals[rows], ~feasible[rows]))
+        shown = np.zeros(len(rows), bool)
+        shown[order[:TOP_CANDIDATES]] = True
+        shown |= np.isin(rows, keep)
+        hidden = rows[~shown]
+        omitted = omitted_summary(
+            feasible[hidden],
+            filtered.columns(hidden),
+            filtered.first[hidden],
+        )
+        rows = rows[shown]
+    # Score arrays are aligned with the feasible rows; spread them over the listed rows.
+    position = np.full(len(table), -1, np.int64)
+    position[np.flatnonzero(feasible)] = np.arange(int(feasible.sum()))
+    at = np.maximum(position[rows], 0)
+    scores = []
+    for plugin, weight, raw, normalized, needed in scored:
+        legacy = plugin.legacy_name("score")
+        if raw is None or normalized is None:
+            scores.append(ScoreColumn(plugin.name, legacy, weight, None, None, needed))
+        else:
+            scores.append(ScoreColumn(plugin.name, legacy, weight, raw[at], normalized[at], needed))
+    return NodeColumns(
+        tuple(table.names[r] for r in rows.tolist()),
+        feasible[rows],
+        filtered.columns(rows),
+        tuple(scores),
+        totals[rows],
+        omitted,
+    )
 
 
 def _post_filter(

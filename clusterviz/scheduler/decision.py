@@ -8,8 +8,17 @@ was broken, or upstream's ``0/N nodes are available: ...`` message.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
+
+import numpy as np
+
+# Beyond this many nodes a record keeps full rows only for the best candidates
+# (and the selected node); the other nodes are summarised as counts of reasons.
+DETAIL_LIMIT = 500
+TOP_CANDIDATES = 50
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,114 @@ class NodeDecision:
 
 
 @dataclass(frozen=True)
+class FilterColumn:
+    """One Filter plugin's results on a record's nodes: node ``i`` has ``results[index[i]]``.
+
+    A plugin gives few distinct results across a cluster (pass, or one of a few
+    reasons), so a column stores each once plus one small integer per node.
+    """
+
+    results: tuple[FilterResult, ...]
+    index: np.ndarray
+
+
+@dataclass(frozen=True)
+class ScoreColumn:
+    """One Score plugin's raw and normalised scores on a record's nodes (None when it skipped at PreScore)."""
+
+    plugin: str
+    legacy_name: str
+    weight: int
+    raw: np.ndarray | None
+    normalized: np.ndarray | None
+    needed: bool = True
+
+
+@dataclass(frozen=True)
+class OmittedNodes:
+    """What a big cluster's record says about the nodes it lists no rows for."""
+
+    count: int
+    feasible: int
+    reasons: tuple[tuple[str, str, int], ...]  # (plugin, reason, nodes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """API shape of ``omittedNodes``."""
+        return {
+            "count": self.count,
+            "feasible": self.feasible,
+            "reasons": [{"plugin": p, "reason": r, "nodes": n} for p, r, n in self.reasons],
+        }
+
+
+@dataclass(frozen=True)
+class NodeColumns:
+    """An attempt's per-node results in columns, one entry per listed node (in name order).
+
+    ``totals`` and the score columns hold meaningful values only where ``feasible``.
+    :meth:`decisions` turns the columns into :class:`NodeDecision` rows when
+    someone reads the record, so an attempt costs no Python object per node.
+    """
+
+    names: tuple[str, ...]
+    feasible: np.ndarray
+    filters: tuple[FilterColumn, ...]
+    scores: tuple[ScoreColumn, ...]
+    totals: np.ndarray
+    omitted: OmittedNodes | None = None
+
+    def decisions(self) -> tuple[NodeDecision, ...]:
+        """One :class:`NodeDecision` per listed node."""
+        filter_rows = [[col.results[i] for i in col.index.tolist()] for col in self.filters]
+        per_node_filters = list(zip(*filter_rows, strict=True)) if filter_rows else [()] * len(self.names)
+        score_rows = [self._score_rows(col) for col in self.scores]
+        per_node_scores = list(zip(*score_rows, strict=True)) if score_rows else [()] * len(self.names)
+        out = []
+        for i, (name, feasible, total) in enumerate(
+            zip(self.names, self.feasible.tolist(), self.totals.tolist(), strict=True)
+        ):
+            if feasible:
+                out.append(NodeDecision(name, per_node_filters[i], per_node_scores[i], total, True))
+            else:
+                out.append(NodeDecision(name, per_node_filters[i]))
+        return tuple(out)
+
+    def _score_rows(self, col: ScoreColumn) -> list[ScoreResult]:
+        if col.raw is None or col.normalized is None:
+            skipped = ScoreResult(col.plugin, col.legacy_name, None, None, col.weight, 0, col.needed)
+            return [skipped] * len(self.names)
+        # Equal (raw, normalised) pairs share one immutable row.
+        shared: dict[tuple[int, int], ScoreResult] = {}
+        rows = []
+        for key in zip(col.raw.tolist(), col.normalized.tolist(), strict=True):
+            row = shared.get(key)
+            if row is None:
+                row = shared[key] = ScoreResult(
+                    col.plugin, col.legacy_name, key[0], key[1], col.weight, key[1] * col.weight, col.needed
+                )
+            rows.append(row)
+        return rows
+
+
+def omitted_summary(feasible: np.ndarray, filters: tuple[FilterColumn, ...], first_failure: np.ndarray) -> OmittedNodes:
+    """Summarise nodes left out of a big record: how many, how many feasible, and each first failure's count."""
+    counts: Counter[tuple[str, str]] = Counter()
+    failing = first_failure >= 0
+    if failing.any():
+        keys = first_failure[failing].astype(np.int64) << 16
+        rows = np.zeros(len(feasible), np.int64)
+        for p, col in enumerate(filters):
+            here = failing & (first_failure == p)
+            rows[here] = col.index[here]
+        keys |= rows[failing]
+        for key, count in zip(*np.unique(keys, return_counts=True), strict=True):
+            result = filters[int(key) >> 16].results[int(key) & 0xFFFF]
+            counts[(result.plugin, result.reason)] += int(count)
+    reasons = tuple(sorted(((p, r, n) for (p, r), n in counts.items()), key=lambda t: (-t[2], t[0], t[1])))
+    return OmittedNodes(len(feasible), int(feasible.sum()), reasons)
+
+
+@dataclass(frozen=True)
 class TieBreak:
     """How the winner was picked among the nodes sharing the best total.
 
@@ -128,7 +245,7 @@ class DecisionRecord:
     attempt: int
     time: float
     profile: str
-    nodes: tuple[NodeDecision, ...]
+    columns: NodeColumns | None
     selected: str | None
     tied: tuple[str, ...] = ()
     message: str = ""
@@ -139,6 +256,18 @@ class DecisionRecord:
     nominated_node: str | None = None
     victims: tuple[str, ...] = ()
     next_start_index: int = 0
+
+    @cached_property
+    def nodes(self) -> tuple[NodeDecision, ...]:
+        """The listed nodes' rows, built from the columns on first read."""
+        return self.columns.decisions() if self.columns is not None else ()
+
+    def totals(self) -> dict[str, int]:
+        """Total score of every listed feasible node, without building the rows."""
+        if self.columns is None:
+            return {}
+        c = self.columns
+        return {n: t for n, f, t in zip(c.names, c.feasible.tolist(), c.totals.tolist(), strict=True) if f}
 
     @property
     def scheduled(self) -> bool:
@@ -154,7 +283,7 @@ class DecisionRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``schedulingdecisions`` body (camelCase keys)."""
-        return {
+        body = {
             "pod": self.pod.to_dict(),
             "attempt": self.attempt,
             "time": self.time,
@@ -166,3 +295,6 @@ class DecisionRecord:
             "scoringNeeded": self.scoring_needed,
             "tieBreak": self.tie_break.to_dict(),
         }
+        if self.columns is not None and self.columns.omitted is not None:
+            body["omittedNodes"] = self.columns.omitted.to_dict()
+        return body

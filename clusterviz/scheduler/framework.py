@@ -18,8 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+import numpy as np
+
 if TYPE_CHECKING:
     from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
+    from clusterviz.scheduler.nodetable import NodeTable
     from clusterviz.scheduler.snapshot import Snapshot
 
 MAX_NODE_SCORE = 100
@@ -108,6 +111,59 @@ def default_normalize_score(scores: Mapping[str, int], reverse: bool = False) ->
         score = go_div(MAX_NODE_SCORE * raw, max_count)
         out[name] = MAX_NODE_SCORE - score if reverse else score
     return out
+
+
+def normalize_nodes(raw: np.ndarray, reverse: bool = False) -> np.ndarray:
+    """:func:`default_normalize_score` over a column of raw scores (same integer results)."""
+    max_count = int(raw.max()) if len(raw) else 0
+    if max_count == 0:
+        return np.full(len(raw), MAX_NODE_SCORE if reverse else 0, np.int64)
+    score = go_div_nodes(MAX_NODE_SCORE * raw, max_count)
+    return MAX_NODE_SCORE - score if reverse else score
+
+
+def go_div_nodes(a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
+    """:func:`go_div` elementwise: integer division truncating toward zero."""
+    q = np.abs(a) // np.abs(b)
+    return np.where((a >= 0) == (np.asarray(b) > 0), q, -q)
+
+
+@dataclass(frozen=True, eq=False)
+class NodeStatuses:
+    """A Filter plugin's verdict on every row of a :class:`NodeTable`: row ``r`` gets ``statuses[index[r]]``.
+
+    ``statuses[0]`` is always Success. A plugin returns few distinct statuses across
+    a cluster, so this costs one small integer per node instead of one object.
+    """
+
+    index: np.ndarray
+    statuses: tuple[Status, ...]
+
+    @classmethod
+    def where(cls, passes: np.ndarray, failure: Status) -> NodeStatuses:
+        """Success where ``passes`` is true, ``failure`` elsewhere."""
+        return cls((~passes).astype(np.int16), (SUCCESS, failure))
+
+    @classmethod
+    def from_keys(cls, keys: np.ndarray, status_of: Callable[[int], Status]) -> NodeStatuses:
+        """Rows with equal integer keys share a status; key 0 means Success, ``status_of(key)`` the others."""
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        statuses = [status_of(int(k)) if k else SUCCESS for k in distinct.tolist()]
+        if len(distinct) and distinct[0] == 0:
+            return cls(inverse.astype(np.int16), tuple(statuses))
+        return cls((inverse + 1).astype(np.int16), (SUCCESS, *statuses))
+
+    @classmethod
+    def from_groups(cls, codes: np.ndarray, verdicts: Sequence[Status]) -> NodeStatuses:
+        """Rows of group ``g`` (see ``NodeTable.per_group``) get ``verdicts[g]``."""
+        interned: dict[Status, int] = {SUCCESS: 0}
+        group_index = np.array([interned.setdefault(v, len(interned)) for v in verdicts], np.int16)
+        return cls(group_index[codes] if len(codes) else np.zeros(0, np.int16), tuple(interned))
+
+    def failing(self) -> np.ndarray:
+        """Rows whose status rejects the node (neither Success nor Skip)."""
+        rejects = np.array([s.code not in (Code.SUCCESS, Code.SKIP) for s in self.statuses])
+        return rejects[self.index]
 
 
 def go_round(x: float) -> int:
@@ -418,6 +474,13 @@ class FilterPlugin(Plugin, Protocol):
 
 
 @runtime_checkable
+class BatchFilterPlugin(Plugin, Protocol):
+    """A Filter plugin that also judges every node of a :class:`NodeTable` at once (same verdicts)."""
+
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable) -> NodeStatuses: ...
+
+
+@runtime_checkable
 class PreScorePlugin(Plugin, Protocol):
     """Runs once before Score over the feasible nodes; Skip leaves the plugin out of scoring."""
 
@@ -429,6 +492,16 @@ class ScorePlugin(Plugin, Protocol):
     """Gives one feasible node a raw integer score."""
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int: ...
+
+
+@runtime_checkable
+class BatchScorePlugin(Plugin, Protocol):
+    """A Score plugin that also scores the given rows of a :class:`NodeTable` at once (same numbers).
+
+    ``normalize_nodes`` is present when the plugin normalises.
+    """
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray: ...
 
 
 @runtime_checkable

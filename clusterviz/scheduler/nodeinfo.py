@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -293,6 +293,14 @@ def _parse_affinity_term(namespace: str, text: str) -> AffinityTerm:
     )
 
 
+# Kinds of a placed Pod's scoring term: required affinity (weighted by the plugin's
+# hardPodAffinityWeight), preferred affinity, preferred anti-affinity.
+HARD = "hard"
+AFFINITY = "affinity"
+ANTI_AFFINITY = "antiAffinity"
+ScoreTerm = tuple[str, AffinityTerm, int]
+
+
 @dataclass(frozen=True, eq=False)
 class PodInfo:
     """A Pod plus what the plugins derive from it once: requests, ports, affinity terms."""
@@ -315,6 +323,7 @@ class PodInfo:
     pvc_keys: tuple[str, ...] = ()
     terminating: bool = False
     parse_error: str = ""
+    group: tuple[str, tuple[tuple[str, str], ...]] = ("", ())
 
     @classmethod
     def from_pod(cls, pod: Mapping[str, Any]) -> PodInfo:
@@ -373,12 +382,22 @@ class PodInfo:
             pvc_keys=tuple(pvc_keys),
             terminating=bool(meta.get("deletionTimestamp")),
             parse_error="; ".join(errors),
+            group=(namespace, tuple(sorted((meta.get("labels") or {}).items()))),
         )
 
     @property
     def spec(self) -> Mapping[str, Any]:
         """The Pod's spec (empty mapping if absent)."""
         return self.pod.get("spec") or {}
+
+    @property
+    def score_terms(self) -> tuple[ScoreTerm, ...]:
+        """The terms with which this Pod, once placed, pulls or pushes later Pods (InterPodAffinity scoring)."""
+        return (
+            *((HARD, t, 0) for t in self.required_affinity_terms),
+            *((AFFINITY, wt.term, wt.weight) for wt in self.preferred_affinity_terms),
+            *((ANTI_AFFINITY, wt.term, wt.weight) for wt in self.preferred_anti_affinity_terms),
+        )
 
     @property
     def has_affinity(self) -> bool:
@@ -389,6 +408,12 @@ class PodInfo:
             or self.preferred_affinity_terms
             or self.preferred_anti_affinity_terms
         )
+
+
+def _decrement(counter: Counter[Hashable], key: Hashable) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
 
 
 def as_pod_info(pod: Mapping[str, Any] | PodInfo) -> PodInfo:
@@ -432,6 +457,10 @@ class NodeInfo:
         self.non_zero_requested = Resource()
         self.used_ports = HostPortInfo()
         self.pvc_ref_counts: Counter[str] = Counter()
+        # Pods counted by (namespace, labels) and placed scoring terms counted by term: the
+        # columns InterPodAffinity scores every node from at once.
+        self.pod_groups: Counter[Hashable] = Counter()
+        self.score_terms: Counter[Hashable] = Counter()
         self.generation = 0
         self.image_index = image_index
         if node is not None:
@@ -469,6 +498,9 @@ class NodeInfo:
             self.used_ports.add(hp)
         for key in info.pvc_keys:
             self.pvc_ref_counts[key] += 1
+        self.pod_groups[info.group] += 1
+        for term in info.score_terms:
+            self.score_terms[term] += 1
         self.generation += 1
         return info
 
@@ -488,6 +520,9 @@ class NodeInfo:
             self.pvc_ref_counts[key_] -= 1
             if self.pvc_ref_counts[key_] <= 0:
                 del self.pvc_ref_counts[key_]
+        _decrement(self.pod_groups, info.group)
+        for term in info.score_terms:
+            _decrement(self.score_terms, term)
         self.generation += 1
         return info
 
@@ -518,6 +553,8 @@ class NodeInfo:
         out.non_zero_requested = self.non_zero_requested.copy()
         out.used_ports = self.used_ports.copy()
         out.pvc_ref_counts = Counter(self.pvc_ref_counts)
+        out.pod_groups = Counter(self.pod_groups)
+        out.score_terms = Counter(self.score_terms)
         out.generation = self.generation
         out.image_index = self.image_index
         return out

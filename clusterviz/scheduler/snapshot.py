@@ -15,10 +15,12 @@ and PersistentVolumeClaims (ReadWriteOncePod).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo, as_pod_info
+from clusterviz.scheduler.nodetable import NodeTable
 
 WORKLOAD_KINDS = ("Service", "ReplicationController", "ReplicaSet", "StatefulSet")
 _TERMINAL_PHASES = ("Succeeded", "Failed")
@@ -63,17 +65,57 @@ class ImageIndex:
         return None if entry is None else ImageStateSummary(entry[0], len(entry[1]))
 
 
+class PodIndex:
+    """Cluster-wide tallies of the counted Pods: their (namespace, labels) groups and placed scoring terms.
+
+    InterPodAffinity looks up which groups and terms exist here, then reads their
+    per-node counts from the :class:`NodeTable`; ``with_required_anti_affinity``
+    and ``with_affinity`` let it skip at once when no placed Pod has any rule.
+    """
+
+    def __init__(self) -> None:
+        self.groups: Counter[Hashable] = Counter()
+        self.representatives: dict[Hashable, PodInfo] = {}
+        self.score_terms: Counter[Hashable] = Counter()
+        self.with_affinity = 0
+        self.with_required_anti_affinity = 0
+
+    def add(self, pod: PodInfo) -> None:
+        """Count a Pod."""
+        self.groups[pod.group] += 1
+        self.representatives.setdefault(pod.group, pod)
+        for term in pod.score_terms:
+            self.score_terms[term] += 1
+        self.with_affinity += pod.has_affinity
+        self.with_required_anti_affinity += bool(pod.required_anti_affinity_terms)
+
+    def remove(self, pod: PodInfo) -> None:
+        """Stop counting a Pod."""
+        self.groups[pod.group] -= 1
+        if self.groups[pod.group] <= 0:
+            del self.groups[pod.group]
+            self.representatives.pop(pod.group, None)
+        for term in pod.score_terms:
+            self.score_terms[term] -= 1
+            if self.score_terms[term] <= 0:
+                del self.score_terms[term]
+        self.with_affinity -= pod.has_affinity
+        self.with_required_anti_affinity -= bool(pod.required_anti_affinity_terms)
+
+
 class Snapshot:
     """NodeInfos by name plus the side objects plugins consult; updated in place."""
 
     def __init__(self) -> None:
         self._nodes: dict[str, NodeInfo] = {}
         self._sorted: list[NodeInfo] | None = None
+        self._table: NodeTable | None = None
         self._pod_node: dict[str, str] = {}
         # Pods bound to a node the informer has not delivered yet (upstream keeps
         # them in a NodeInfo without a Node and leaves that out of the snapshot).
         self._orphans: dict[str, dict[str, PodInfo]] = {}
         self.images = ImageIndex()
+        self.pods = PodIndex()
         self.namespaces: dict[str, Mapping[str, str]] = {}
         self.workloads: dict[str, dict[tuple[str, str], Mapping[str, Any]]] = {kind: {} for kind in WORKLOAD_KINDS}
         self.pvcs: dict[str, Mapping[str, Any]] = {}
@@ -120,7 +162,7 @@ class Snapshot:
         for pod in self._orphans.pop(name, {}).values():
             info.add_pod(pod)
         self._nodes[name] = info
-        self._sorted = None
+        self._sorted = self._table = None
         self._touch()
         return info
 
@@ -133,6 +175,8 @@ class Snapshot:
         self.images.remove_node(name, list(info.images))
         info.set_node(node)
         self.images.add_node(name, info.images)
+        if self._table is not None:
+            self._table.node_changed(name)
         self._touch()
         return info
 
@@ -145,7 +189,7 @@ class Snapshot:
         self.images.remove_node(name, list(info.images))
         if info.pods:
             self._orphans[name] = dict(info.pods)
-        self._sorted = None
+        self._sorted = self._table = None
         self._touch()
 
     def get(self, name: str) -> NodeInfo | None:
@@ -157,6 +201,12 @@ class Snapshot:
         if self._sorted is None:
             self._sorted = [self._nodes[name] for name in sorted(self._nodes)]
         return self._sorted
+
+    def table(self) -> NodeTable:
+        """The nodes as a :class:`NodeTable` (rows in :meth:`list` order), kept current by every update."""
+        if self._table is None:
+            self._table = NodeTable(self.list())
+        return self._table
 
     def __len__(self) -> int:
         return len(self._nodes)
@@ -183,7 +233,9 @@ class Snapshot:
             self._orphans.setdefault(info.node_name, {})[info.key] = info
         else:
             node.add_pod(info)
+            self._refresh_row(info.node_name)
         self._pod_node[info.key] = info.node_name
+        self.pods.add(info)
         self._touch()
         return info
 
@@ -204,9 +256,16 @@ class Snapshot:
             return
         node = self._nodes.get(node_name)
         if node is not None:
-            node.remove_pod(key)
+            info = node.remove_pod(key)
+            self._refresh_row(node_name)
         else:
-            self._orphans.get(node_name, {}).pop(key, None)
+            info = self._orphans.get(node_name, {}).pop(key, None)
+        if info is not None:
+            self.pods.remove(info)
+
+    def _refresh_row(self, node_name: str) -> None:
+        if self._table is not None:
+            self._table.refresh(node_name)
 
     def pod_node(self, key: str) -> str | None:
         """The node a Pod (``namespace/name``) is counted on, or None."""
@@ -273,5 +332,5 @@ class Snapshot:
         view = copy.copy(self)
         view._nodes = dict(self._nodes)
         view._nodes[node_info.name] = node_info
-        view._sorted = None
+        view._sorted = view._table = None
         return view

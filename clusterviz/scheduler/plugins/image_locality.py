@@ -8,8 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from clusterviz.scheduler.framework import MAX_NODE_SCORE, BasePlugin, CycleState, go_div
+import numpy as np
+
+from clusterviz.scheduler.framework import MAX_NODE_SCORE, BasePlugin, CycleState, go_div, go_div_nodes
 from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo
+from clusterviz.scheduler.nodetable import NodeTable
 
 NAME = "ImageLocality"
 LEGACY_SCORE_NAME = "ImageLocalityPriority"
@@ -51,6 +54,15 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
     return go_div(MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD), max_threshold - MIN_THRESHOLD)
 
 
+def calculate_priority_nodes(sum_scores: np.ndarray, num_containers: int) -> np.ndarray:
+    """:func:`calculate_priority` elementwise."""
+    max_threshold = MAX_CONTAINER_THRESHOLD * num_containers
+    clamped = np.where(
+        sum_scores < MIN_THRESHOLD, MIN_THRESHOLD, np.where(sum_scores > max_threshold, max_threshold, sum_scores)
+    )
+    return go_div_nodes(MAX_NODE_SCORE * (clamped - MIN_THRESHOLD), max_threshold - MIN_THRESHOLD)
+
+
 def pod_images(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], int]:
     """The normalised image names of the Pod's containers (init containers too) and their count."""
     containers = list(spec.get("initContainers") or []) + list(spec.get("containers") or [])
@@ -77,9 +89,25 @@ class ImageLocality(BasePlugin):
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """Spread counts every node of the snapshot, not only the feasible ones."""
         total = len(state.snapshot) if state.snapshot is not None else 1
+        images, count = self._images(state, pod)
+        return calculate_priority(sum_image_scores(node, images, max(total, 1)), count)
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
+        """:meth:`score` for the given rows: an image's scaled size is the same on every node holding it."""
+        snapshot = state.snapshot
+        assert snapshot is not None
+        images, count = self._images(state, pod)
+        sums = np.zeros(len(rows), np.int64)
+        for name in images:
+            summary = snapshot.images.summary(name)
+            if summary is not None:
+                sums += nodes.has_image(name)[rows] * scaled_image_score(summary, max(len(snapshot), 1))
+        return calculate_priority_nodes(sums, count)
+
+    def _images(self, state: CycleState, pod: PodInfo) -> tuple[tuple[str, ...], int]:
         images = state.get(NAME)
         if images is None:
             # The Pod's images are the same on every node: work them out once per attempt.
             images = pod_images(pod.spec)
             state.write(NAME, images)
-        return calculate_priority(sum_image_scores(node, images[0], max(total, 1)), images[1])
+        return images

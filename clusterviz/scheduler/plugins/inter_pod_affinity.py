@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from clusterviz.scheduler.framework import (
     MAX_NODE_SCORE,
     ActionType,
@@ -25,7 +27,8 @@ from clusterviz.scheduler.framework import (
     QueueingHint,
     Status,
 )
-from clusterviz.scheduler.nodeinfo import AffinityTerm, NodeInfo, PodInfo, WeightedAffinityTerm
+from clusterviz.scheduler.nodeinfo import ANTI_AFFINITY, HARD, AffinityTerm, NodeInfo, PodInfo
+from clusterviz.scheduler.nodetable import POD_GROUP, SCORE_TERM, NodeTable
 
 NAME = "InterPodAffinity"
 LEGACY_FILTER_NAME = "MatchInterPodAffinity"
@@ -143,6 +146,9 @@ class InterPodAffinity(BasePlugin):
         if pod.parse_error:
             return Status.unresolvable(f"parsing pod: {pod.parse_error}"), None
         snapshot = state.snapshot
+        has_required = bool(pod.required_affinity_terms or pod.required_anti_affinity_terms)
+        if snapshot is not None and not has_required and not snapshot.pods.with_required_anti_affinity:
+            return Status.skip(), None
         nodes = snapshot.list() if snapshot is not None else []
         ns_labels = snapshot.namespace_labels if snapshot is not None else (lambda _ns: {})
         counts = compute_counts(pod, nodes, ns_labels)
@@ -163,63 +169,48 @@ class InterPodAffinity(BasePlugin):
         return Status()
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
-        """Sum term weights per topology pair over the placed Pods; Skip if nothing contributed."""
+        """Sum term weights per topology pair over the placed Pods; Skip if nothing contributed.
+
+        Both directions are counted per node from the snapshot's columns: Pods
+        are tallied by (namespace, labels) and placed terms by term, so each
+        distinct group and term is matched once, not every placed Pod.
+        """
         has_preferred = bool(pod.preferred_affinity_terms or pod.preferred_anti_affinity_terms)
         if self.ignore_preferred_terms_of_existing_pods and not has_preferred:
             return Status.skip()
         snapshot = state.snapshot
-        ns_labels = snapshot.namespace_labels if snapshot is not None else (lambda _ns: {})
-        own_ns = ns_labels(pod.namespace)
+        if snapshot is None or not (has_preferred or snapshot.pods.with_affinity):
+            return Status.skip()
+        table = snapshot.table()
+        ns_labels = snapshot.namespace_labels
         scores: dict[str, dict[str, int]] = {}
 
-        # Placed Pods of one workload share their (interned) terms: match each against this Pod once.
-        selects_pod: dict[int, bool] = {}
-
-        def process(terms: Sequence[WeightedAffinityTerm], node: NodeInfo, sign: int) -> None:
-            """Add the weights of a placed Pod's terms that select the incoming Pod."""
-            for wt in terms:
-                value = node.labels.get(wt.term.topology_key)
-                if value is None:
-                    continue
-                hit = selects_pod.get(id(wt.term))
-                if hit is None:
-                    hit = selects_pod[id(wt.term)] = wt.term.matches(pod, own_ns)
-                if hit:
-                    by_value = scores.setdefault(wt.term.topology_key, {})
-                    by_value[value] = by_value.get(value, 0) + wt.weight * sign
+        def add(topology_key: str, counts: np.ndarray, delta: int) -> None:
+            """Add ``delta`` per counted Pod to the pair of the node each Pod sits on."""
+            codes, values = table.labels(topology_key)
+            present = codes >= 0
+            per_value = np.bincount(codes[present], weights=counts[present], minlength=len(values))
+            for i in np.flatnonzero(per_value).tolist():
+                by_value = scores.setdefault(topology_key, {})
+                by_value[values[i]] = by_value.get(values[i], 0) + delta * int(per_value[i])
 
         incoming = [(wt, 1) for wt in pod.preferred_affinity_terms]
         incoming += [(wt, -1) for wt in pod.preferred_anti_affinity_terms]
-        # Which of the incoming Pod's terms select a placed Pod depends only on its namespace and
-        # labels, which most placed Pods share with many others: match once per distinct pair.
-        hits_by_target: dict[tuple[str, tuple[tuple[str, str], ...]], list[tuple[str, int]]] = {}
-        for node in snapshot.list() if snapshot is not None else []:
-            if not node.labels:
-                continue
-            # Without preferred terms of its own, only placed Pods with affinity terms can contribute.
-            for existing in (node.pods if has_preferred else node.pods_with_affinity).values():
-                if incoming:
-                    target = (existing.namespace, tuple(existing.labels.items()))
-                    hits = hits_by_target.get(target)
-                    if hits is None:
-                        their_ns = ns_labels(existing.namespace)
-                        hits = hits_by_target[target] = [
-                            (wt.term.topology_key, wt.weight * sign)
-                            for wt, sign in incoming
-                            if wt.term.matches(existing, their_ns)
-                        ]
-                    for topology_key, delta in hits:
-                        value = node.labels.get(topology_key)
-                        if value is not None:
-                            by_value = scores.setdefault(topology_key, {})
-                            by_value[value] = by_value.get(value, 0) + delta
-                if self.hard_pod_affinity_weight > 0 and existing.required_affinity_terms:
-                    hard = [
-                        WeightedAffinityTerm(t, self.hard_pod_affinity_weight) for t in existing.required_affinity_terms
-                    ]
-                    process(hard, node, 1)
-                process(existing.preferred_affinity_terms, node, 1)
-                process(existing.preferred_anti_affinity_terms, node, -1)
+        if incoming:
+            for group, representative in snapshot.pods.representatives.items():
+                their_ns = ns_labels(representative.namespace)
+                for wt, sign in incoming:
+                    if wt.term.matches(representative, their_ns):
+                        add(wt.term.topology_key, table.column(POD_GROUP, group), wt.weight * sign)
+        own_ns = ns_labels(pod.namespace)
+        for key in snapshot.pods.score_terms:
+            kind, term, weight = key
+            if kind == HARD:
+                if self.hard_pod_affinity_weight <= 0:
+                    continue
+                weight = self.hard_pod_affinity_weight
+            if term.matches(pod, own_ns):
+                add(term.topology_key, table.column(SCORE_TERM, key), -weight if kind == ANTI_AFFINITY else weight)
         if not scores:
             return Status.skip()
         state.write(NAME + "/score", scores)
@@ -230,6 +221,17 @@ class InterPodAffinity(BasePlugin):
         scores: dict[str, dict[str, int]] = state.read(NAME + "/score")
         return sum(by_value.get(node.labels[key], 0) for key, by_value in scores.items() if key in node.labels)
 
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
+        """:meth:`score` for the given rows at once."""
+        scores: dict[str, dict[str, int]] = state.read(NAME + "/score")
+        raw = np.zeros(len(rows), np.int64)
+        for key, by_value in scores.items():
+            codes, values = nodes.labels(key)
+            # The extra 0 at the end is what code -1 (label absent) picks.
+            lookup = np.array([by_value.get(v, 0) for v in values] + [0], np.int64)
+            raw += lookup[codes[rows]]
+        return raw
+
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:
         """Min-max over the scored nodes: ``int(100 * (raw - min) / (max - min))``, all 0 if equal."""
         if not scores:
@@ -237,6 +239,15 @@ class InterPodAffinity(BasePlugin):
         low, high = min(scores.values()), max(scores.values())
         spread = high - low
         return {n: int(float(MAX_NODE_SCORE) * ((s - low) / spread)) if spread > 0 else 0 for n, s in scores.items()}
+
+    def normalize_nodes(self, state: CycleState, pod: PodInfo, raw: np.ndarray) -> np.ndarray:
+        """:meth:`normalize_score` over a column."""
+        if not len(raw):
+            return raw
+        low, spread = int(raw.min()), int(raw.max()) - int(raw.min())
+        if spread <= 0:
+            return np.zeros(len(raw), np.int64)
+        return (float(MAX_NODE_SCORE) * ((raw - low) / spread)).astype(np.int64)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """Placed Pods added, relabelled or deleted; nodes added or relabelled."""

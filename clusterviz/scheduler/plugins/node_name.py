@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from clusterviz.scheduler.framework import (
     ActionType,
     BasePlugin,
@@ -17,10 +19,12 @@ from clusterviz.scheduler.framework import (
     ClusterEventWithHint,
     CycleState,
     EventResource,
+    NodeStatuses,
     QueueingHint,
     Status,
 )
 from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
+from clusterviz.scheduler.nodetable import NodeTable
 
 NAME = "NodeName"
 LEGACY_FILTER_NAME = "PodFitsHost"
@@ -47,6 +51,16 @@ class NodeName(BasePlugin):
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         """Reject every node but the named one."""
         return Status() if fits(pod.spec, node.name) else Status.unresolvable(REASON)
+
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable) -> NodeStatuses:
+        """Only the named row passes (every row when the Pod names none)."""
+        wanted = pod.spec.get("nodeName") or ""
+        passes = np.ones(len(nodes), bool)
+        if wanted:
+            passes[:] = False
+            if wanted in nodes.rows:
+                passes[nodes.rows[wanted]] = True
+        return NodeStatuses.where(passes, Status.unresolvable(REASON))
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """Only the arrival of the named node can help."""

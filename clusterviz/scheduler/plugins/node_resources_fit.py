@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from clusterviz.scheduler.framework import (
     MAX_NODE_SCORE,
     ActionType,
@@ -20,10 +22,12 @@ from clusterviz.scheduler.framework import (
     ClusterEventWithHint,
     CycleState,
     EventResource,
+    NodeStatuses,
     PreFilterResult,
     QueueingHint,
     Status,
     go_div,
+    go_div_nodes,
     go_round,
 )
 from clusterviz.scheduler.nodeinfo import (
@@ -36,6 +40,7 @@ from clusterviz.scheduler.nodeinfo import (
     Resource,
     pod_requests,
 )
+from clusterviz.scheduler.nodetable import ALLOCATABLE, NON_ZERO_REQUESTED, REQUESTED, NodeTable
 
 NAME = "NodeResourcesFit"
 LEGACY_FILTER_NAME = "PodFitsResources"
@@ -125,6 +130,59 @@ def fits_request(
     return out
 
 
+def checked_resources(
+    pod_request: Resource, ignored_resources: frozenset[str] = frozenset(), ignored_groups: frozenset[str] = frozenset()
+) -> list[tuple[str, str, int]]:
+    """The (resource, reason, request) triples :func:`fits_request` compares, in its order (pods excluded)."""
+    if not (pod_request.milli_cpu or pod_request.memory or pod_request.ephemeral_storage or pod_request.scalar):
+        return []
+    out = [
+        (name, reason, pod_request.get(name))
+        for name, reason in (
+            (CPU, REASON_INSUFFICIENT_CPU),
+            (MEMORY, REASON_INSUFFICIENT_MEMORY),
+            (EPHEMERAL_STORAGE, REASON_INSUFFICIENT_EPHEMERAL_STORAGE),
+        )
+        if pod_request.get(name) > 0
+    ]
+    for name in sorted(pod_request.scalar):
+        req = pod_request.scalar[name]
+        if req == 0:
+            continue
+        if is_extended_resource_name(name) and (name in ignored_resources or name.split("/")[0] in ignored_groups):
+            continue
+        out.append((name, insufficient_reason(name), req))
+    return out
+
+
+def fits_request_nodes(
+    pod_request: Resource,
+    nodes: NodeTable,
+    ignored_resources: frozenset[str] = frozenset(),
+    ignored_groups: frozenset[str] = frozenset(),
+) -> NodeStatuses:
+    """:func:`fits_request` on every node at once, as the Filter's statuses.
+
+    Each node gets a key: one bit per insufficient resource (in upstream's
+    order) plus a high bit when one of them exceeds the whole node.
+    """
+    checks = checked_resources(pod_request, ignored_resources, ignored_groups)
+    reasons = [REASON_TOO_MANY_PODS] + [reason for _, reason, _ in checks]
+    keys = (nodes.pod_count() + 1 > nodes.column(ALLOCATABLE, PODS)).astype(np.int64)
+    unresolvable = np.zeros(len(nodes), bool)
+    for bit, (name, _, req) in enumerate(checks, start=1):
+        cap = nodes.column(ALLOCATABLE, name)
+        keys |= (req > cap - nodes.column(REQUESTED, name)).astype(np.int64) << bit
+        unresolvable |= req > cap
+    keys |= (unresolvable & (keys > 1)).astype(np.int64) << 62
+
+    def status_of(key: int) -> Status:
+        missing = tuple(reason for bit, reason in enumerate(reasons) if key >> bit & 1)
+        return Status.unresolvable(*missing) if key >> 62 else Status.unschedulable(*missing)
+
+    return NodeStatuses.from_keys(keys, status_of)
+
+
 # --- scoring ------------------------------------------------------------------------
 
 
@@ -167,6 +225,29 @@ def resource_vectors(
     return requested, allocatable
 
 
+def resource_columns(
+    nodes: NodeTable, rows: np.ndarray, resources: Sequence[str], pod_request: Sequence[int], use_requested: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`resource_vectors` for the given rows: (requested, allocatable) arrays of shape (resources, rows)."""
+    kind = REQUESTED if use_requested else NON_ZERO_REQUESTED
+    requested = np.zeros((len(resources), len(rows)), np.int64)
+    allocatable = np.zeros((len(resources), len(rows)), np.int64)
+    for i, (name, req) in enumerate(zip(resources, pod_request, strict=True)):
+        if name == PODS or (req == 0 and name not in (CPU, MEMORY, EPHEMERAL_STORAGE)):
+            continue  # left out, as allocatable_and_requested gives (0, 0)
+        alloc = nodes.column(ALLOCATABLE, name)[rows]
+        used = nodes.column(kind if name in (CPU, MEMORY) else REQUESTED, name)[rows]
+        allocatable[i] = alloc
+        requested[i] = np.where(alloc != 0, used + req, 0)
+    return requested, allocatable
+
+
+def _weighted_mean_nodes(scores: np.ndarray, allocatable: np.ndarray, weights: Sequence[int]) -> np.ndarray:
+    w = np.asarray(weights, np.int64)[:, None] * (allocatable != 0)
+    total, weight_sum = (scores * w).sum(axis=0), w.sum(axis=0)
+    return np.where(weight_sum > 0, total // np.maximum(weight_sum, 1), 0)
+
+
 def least_requested_score(requested: int, capacity: int) -> int:
     """``(capacity - requested) * 100 / capacity``, 0 when over capacity."""
     if capacity == 0 or requested > capacity:
@@ -201,6 +282,22 @@ def most_allocated(requested: Sequence[int], allocatable: Sequence[int], weights
     )
 
 
+def least_allocated_nodes(requested: np.ndarray, allocatable: np.ndarray, weights: Sequence[int]) -> np.ndarray:
+    """:func:`least_allocated` over (resources, nodes) arrays."""
+    cap = np.maximum(allocatable, 1)
+    scores = np.where(
+        (allocatable == 0) | (requested > allocatable), 0, (allocatable - requested) * MAX_NODE_SCORE // cap
+    )
+    return _weighted_mean_nodes(scores, allocatable, weights)
+
+
+def most_allocated_nodes(requested: np.ndarray, allocatable: np.ndarray, weights: Sequence[int]) -> np.ndarray:
+    """:func:`most_allocated` over (resources, nodes) arrays."""
+    cap = np.maximum(allocatable, 1)
+    scores = np.where(allocatable == 0, 0, np.minimum(requested, allocatable) * MAX_NODE_SCORE // cap)
+    return _weighted_mean_nodes(scores, allocatable, weights)
+
+
 def broken_linear(shape: Sequence[tuple[int, int]], p: int) -> int:
     """Upstream's ``BuildBrokenLinearFunction``: piecewise linear, Go integer division."""
     for i, (utilization, score) in enumerate(shape):
@@ -232,6 +329,35 @@ def requested_to_capacity_ratio(
     return 0 if weight_sum == 0 else go_round(total / weight_sum)
 
 
+def broken_linear_nodes(shape: Sequence[tuple[int, int]], p: np.ndarray) -> np.ndarray:
+    """:func:`broken_linear` elementwise."""
+    out = np.full(p.shape, shape[-1][1], np.int64)
+    done = np.zeros(p.shape, bool)
+    for i, (utilization, score) in enumerate(shape):
+        here = ~done & (p <= utilization)
+        if i == 0:
+            out[here] = score
+        else:
+            prev_u, prev_s = shape[i - 1]
+            out[here] = prev_s + go_div_nodes((score - prev_s) * (p[here] - prev_u), utilization - prev_u)
+        done |= here
+    return out
+
+
+def requested_to_capacity_ratio_nodes(
+    requested: np.ndarray, allocatable: np.ndarray, weights: Sequence[int], shape: Sequence[tuple[int, int]]
+) -> np.ndarray:
+    """:func:`requested_to_capacity_ratio` over (resources, nodes) arrays."""
+    scaled = [(u, s * (MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE)) for u, s in shape]
+    cap = np.maximum(allocatable, 1)
+    utilization = np.where(requested > allocatable, MAX_UTILIZATION, requested * MAX_UTILIZATION // cap)
+    scores = broken_linear_nodes(scaled, utilization)
+    w = np.asarray(weights, np.int64)[:, None] * ((allocatable != 0) & (scores > 0))
+    total, weight_sum = (scores * w).sum(axis=0), w.sum(axis=0)
+    # Go's math.Round(total / weightSum) on non-negative integers: halves round up.
+    return np.where(weight_sum > 0, (2 * total + weight_sum) // np.maximum(2 * weight_sum, 1), 0)
+
+
 @dataclass(frozen=True)
 class ScoringStrategy:
     """``NodeResourcesFitArgs.scoringStrategy``: type, (resource, weight) pairs and the ratio shape."""
@@ -248,6 +374,15 @@ class ScoringStrategy:
         if self.type == REQUESTED_TO_CAPACITY_RATIO:
             return requested_to_capacity_ratio(requested, allocatable, weights, self.shape)
         return least_allocated(requested, allocatable, weights)
+
+    def score_nodes(self, requested: np.ndarray, allocatable: np.ndarray) -> np.ndarray:
+        """:meth:`score` over (resources, nodes) arrays."""
+        weights = [w for _, w in self.resources]
+        if self.type == MOST_ALLOCATED:
+            return most_allocated_nodes(requested, allocatable, weights)
+        if self.type == REQUESTED_TO_CAPACITY_RATIO:
+            return requested_to_capacity_ratio_nodes(requested, allocatable, weights, self.shape)
+        return least_allocated_nodes(requested, allocatable, weights)
 
 
 class NodeResourcesFit(BasePlugin):
@@ -285,6 +420,11 @@ class NodeResourcesFit(BasePlugin):
             return Status.unresolvable(*reasons)
         return Status.unschedulable(*reasons)
 
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable) -> NodeStatuses:
+        """:meth:`filter` on every node at once."""
+        request = state.get(NAME) or pod.requests
+        return fits_request_nodes(request, nodes, self.ignored_resources, self.ignored_resource_groups)
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
         """Compute the Pod's scoring requests once (with the non-zero defaults)."""
         state.write(NAME + "/score", [pod.non_zero_requests.get(name) for name, _ in self.strategy.resources])
@@ -296,6 +436,13 @@ class NodeResourcesFit(BasePlugin):
         pod_request = state.get(NAME + "/score") or [pod.non_zero_requests.get(n) for n in names]
         requested, allocatable = resource_vectors(node, names, pod_request, use_requested=False)
         return self.strategy.score(requested, allocatable)
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
+        """:meth:`score` for the given rows at once."""
+        names = self._score_resources
+        pod_request = state.get(NAME + "/score") or [pod.non_zero_requests.get(n) for n in names]
+        requested, allocatable = resource_columns(nodes, rows, names, pod_request, use_requested=False)
+        return self.strategy.score_nodes(requested, allocatable)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A bound Pod deleted (or scaled down), a node added or given more allocatable."""

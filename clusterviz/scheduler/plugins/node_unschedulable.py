@@ -15,10 +15,12 @@ from clusterviz.scheduler.framework import (
     ClusterEventWithHint,
     CycleState,
     EventResource,
+    NodeStatuses,
     QueueingHint,
     Status,
 )
 from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
+from clusterviz.scheduler.nodetable import NodeTable
 from clusterviz.scheduler.plugins.taint_toleration import hint_own_pod_update, tolerated_by_any
 
 NAME = "NodeUnschedulable"
@@ -58,6 +60,13 @@ class NodeUnschedulable(BasePlugin):
         if node_unschedulable_fits(pod.spec, node.unschedulable):
             return Status()
         return Status.unresolvable(REASON_UNSCHEDULABLE)
+
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable) -> NodeStatuses:
+        """:meth:`filter` once for cordoned and once for schedulable nodes."""
+        codes, verdicts = nodes.per_group(
+            NAME, lambda node: (bool(node.node), node.unschedulable), lambda node: self.filter(state, pod, node)
+        )
+        return NodeStatuses.from_groups(codes, verdicts)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A node added or uncordoned (an uncordon counts as a taint update upstream)."""

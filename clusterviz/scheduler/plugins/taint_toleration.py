@@ -5,8 +5,11 @@ Upstream: ``pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from clusterviz.scheduler.framework import (
     SUCCESS,
@@ -16,11 +19,14 @@ from clusterviz.scheduler.framework import (
     ClusterEventWithHint,
     CycleState,
     EventResource,
+    NodeStatuses,
     QueueingHint,
     Status,
     default_normalize_score,
+    normalize_nodes,
 )
 from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
+from clusterviz.scheduler.nodetable import NodeTable
 
 NAME = "TaintToleration"
 LEGACY_FILTER_NAME = "PodToleratesNodeTaints"
@@ -90,6 +96,11 @@ def count_intolerable_prefer_no_schedule(
     )
 
 
+def taints_key(node: NodeInfo) -> str:
+    """A node's taints as one hashable value: nodes with equal taints get equal verdicts."""
+    return json.dumps(node.taints, sort_keys=True) if node.taints else ""
+
+
 def pod_tolerations(pod: PodInfo) -> list[Mapping[str, Any]]:
     """The Pod's tolerations list."""
     return list(pod.spec.get("tolerations") or [])
@@ -111,6 +122,11 @@ class TaintToleration(BasePlugin):
             return Status()
         return Status.unresolvable(REASON_UNTOLERATED_TAINT)
 
+    def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable) -> NodeStatuses:
+        """:meth:`filter` once per distinct taint set, spread over the nodes."""
+        codes, verdicts = nodes.per_group("taints", taints_key, lambda node: self.filter(state, pod, node))
+        return NodeStatuses.from_groups(codes, verdicts)
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
         """Keep only the tolerations that can matter for PreferNoSchedule (effect empty or PreferNoSchedule)."""
         soft = [t for t in pod_tolerations(pod) if (t.get("effect") or "") in ("", PREFER_NO_SCHEDULE)]
@@ -123,9 +139,18 @@ class TaintToleration(BasePlugin):
             return 0
         return count_intolerable_prefer_no_schedule(node.taints, state.get(NAME, []))
 
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
+        """:meth:`score` once per distinct taint set, for the given rows."""
+        codes, scores = nodes.per_group("taints", taints_key, lambda node: self.score(state, pod, node))
+        return np.asarray(scores, np.int64)[codes[rows]]
+
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:
         """DefaultNormalizeScore in reverse: 0 intolerable taints -> 100."""
         return default_normalize_score(scores, reverse=True)
+
+    def normalize_nodes(self, state: CycleState, pod: PodInfo, raw: np.ndarray) -> np.ndarray:
+        """:meth:`normalize_score` over a column."""
+        return normalize_nodes(raw, reverse=True)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """Node added or re-tainted; the Pod's own tolerations changed."""
