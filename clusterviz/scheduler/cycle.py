@@ -12,8 +12,9 @@ so a lesson replays identically.
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -100,6 +101,31 @@ def evaluate_node_fit(profile: Profile, pod: PodInfo, snapshot: Snapshot, node: 
     return Status()
 
 
+@functools.lru_cache(maxsize=1024)
+def _filter_result(plugin: str, legacy: str, status: Status) -> FilterResult:
+    # Statuses repeat across attempts (mostly Success): build each display row once.
+    return FilterResult(plugin, legacy, status.code.value, status.message)
+
+
+class _Rows(Sequence[NodeInfo]):
+    """The NodeInfos of some table rows, looked up only when a PreScore plugin reads them."""
+
+    def __init__(self, table: NodeTable, rows: np.ndarray) -> None:
+        self.table, self.rows = table, rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self.table.infos[r] for r in self.rows[i].tolist()]
+        return self.table.infos[int(self.rows[i])]
+
+    def __iter__(self) -> Iterator[NodeInfo]:
+        infos = self.table.infos
+        return (infos[r] for r in self.rows.tolist())
+
+
 def _filter_all(plugin: Any, state: CycleState, pod: PodInfo, table: NodeTable) -> NodeStatuses:
     """The plugin's verdict on every node: its batch form if it has one, else node by node."""
     batch = getattr(plugin, "filter_nodes", None)
@@ -134,14 +160,16 @@ def _normalize_all(
 def _reservoir(tied: Sequence[str], best: int, rng: random.Random) -> tuple[str, TieBreak]:
     """Upstream's uniform pick among ``tied`` (in name order): ``rand.Intn(k) == 0`` replaces the k-th.
 
-    The draws come from a NumPy generator seeded by ``rng``, one vector per
-    attempt (a thousand equal empty nodes tie often). Past ``LISTED_DRAWS`` tied
+    The draws come from one ``getrandbits`` call on ``rng`` per attempt (a
+    thousand equal empty nodes tie often, and one call per node is slow). Past ``LISTED_DRAWS`` tied
     nodes the record lists only the draws that replaced the pick.
     """
     if len(tied) == 1:
         return tied[0], TieBreak("highest-total", tuple(tied), (), f"{tied[0]} has the highest total ({best}).")
     ks = np.arange(2, len(tied) + 1)
-    values = np.random.Generator(np.random.PCG64(rng.getrandbits(64))).integers(0, ks)
+    # rand.Intn(k) for k = 2..len(tied), from one call to the seeded RNG: 53 random bits per draw.
+    bits = np.frombuffer(rng.getrandbits(64 * len(ks)).to_bytes(8 * len(ks), "little"), np.uint64)
+    values = ((bits >> np.uint64(11)).astype(np.float64) * 2.0**-53 * ks).astype(np.int64)
     replaced = np.flatnonzero(values == 0)
     selected = tied[int(replaced[-1]) + 1] if len(replaced) else tied[0]
     listed = range(len(ks)) if len(tied) <= LISTED_DRAWS else replaced.tolist()
@@ -187,10 +215,10 @@ class _Filtered:
         for plugin, verdict in zip(self.plugins, self.verdicts, strict=True):
             legacy = plugin.legacy_name("filter")
             if verdict is None:
-                skip = FilterResult(plugin.name, legacy, Code.SKIP.value, "")
+                skip = _filter_result(plugin.name, legacy, Status.skip())
                 out.append(FilterColumn((skip,), np.zeros(len(rows), np.int16)))
                 continue
-            results = tuple(FilterResult(plugin.name, legacy, s.code.value, s.message) for s in verdict.statuses)
+            results = tuple(_filter_result(plugin.name, legacy, s) for s in verdict.statuses)
             out.append(FilterColumn(results, verdict.index[rows]))
         return tuple(out)
 
@@ -319,7 +347,7 @@ def schedule(
     totals[feasible_rows] = totals_feasible
     if needed:
         best = int(totals_feasible.max())
-        tied = tuple(table.names[r] for r in feasible_rows[totals_feasible == best].tolist())
+        tied = tuple(table.name_array[feasible_rows[totals_feasible == best]])
         selected, tie_break = _reservoir(tied, best, rng)
     else:
         selected = table.names[int(feasible_rows[0])]
@@ -344,7 +372,7 @@ def _score(
     Returns per plugin (plugin, weight, raw, normalised, needed) aligned with
     ``rows`` (None when the plugin skipped), the totals, and an error ("" if none).
     """
-    nodes = [table.infos[r] for r in rows.tolist()]
+    nodes = _Rows(table, rows)
     for plugin in profile.at(PRE_SCORE):
         status = plugin.pre_score(state, pod, nodes)
         if status.is_skip:
@@ -392,7 +420,9 @@ def _columns(
         order = np.lexsort((rows, -totals[rows], ~feasible[rows]))
         shown = np.zeros(len(rows), bool)
         shown[order[:TOP_CANDIDATES]] = True
-        shown |= np.isin(rows, keep)
+        wanted = np.zeros(len(table), bool)
+        wanted[list(keep)] = True
+        shown |= wanted[rows]
         hidden = rows[~shown]
         omitted = omitted_summary(
             feasible[hidden],
@@ -412,7 +442,7 @@ def _columns(
         else:
             scores.append(ScoreColumn(plugin.name, legacy, weight, raw[at], normalized[at], needed))
     return NodeColumns(
-        tuple(table.names[r] for r in rows.tolist()),
+        tuple(table.name_array[rows]),
         feasible[rows],
         filtered.columns(rows),
         tuple(scores),

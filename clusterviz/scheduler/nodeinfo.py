@@ -253,6 +253,15 @@ class AffinityTerm:
     selector: Selector
     topology_key: str
 
+    def __hash__(self) -> int:
+        # Terms key the per-node counters of every placed Pod: hash the nested selectors once.
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            value = hash((self.namespaces, self.namespace_selector, self.selector, self.topology_key))
+            object.__setattr__(self, "_hash", value)
+            return value
+
     def matches(self, pod: PodInfo, namespace_labels: Mapping[str, str] | None) -> bool:
         """Does ``pod`` (whose namespace carries ``namespace_labels``) fall under this term?"""
         if pod.namespace in self.namespaces or self.namespace_selector.matches(namespace_labels or {}):

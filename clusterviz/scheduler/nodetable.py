@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from clusterviz.scheduler.nodeinfo import CPU, MEMORY, PODS, NodeInfo
+from clusterviz.scheduler.nodeinfo import CPU, MEMORY, PODS, NodeInfo, PodInfo
 
 # Column kinds: what a resource column counts.
 ALLOCATABLE = "allocatable"
@@ -54,8 +54,10 @@ class NodeTable:
     def __init__(self, infos: Sequence[NodeInfo]) -> None:
         self.infos = list(infos)
         self.names = [info.name for info in self.infos]
+        self.name_array = np.array(self.names, dtype=object)  # for picking many names at once
         self.rows = {name: row for row, name in enumerate(self.names)}
         self._columns: dict[tuple[str, Hashable], np.ndarray] = {}
+        self._pod_columns: dict[tuple[str, Hashable], np.ndarray] = {}
         self._derived: dict[Hashable, Any] = {}
 
     def __len__(self) -> int:
@@ -67,24 +69,33 @@ class NodeTable:
         """One column of counts: a resource (``ALLOCATABLE``, ``REQUESTED``, ``NON_ZERO_REQUESTED``),
         ``POD_COUNT``, or Pods of a ``POD_GROUP`` / placed ``SCORE_TERM``s."""
         key = (kind, name)
-        col = self._columns.get(key)
+        cache = self._pod_columns if kind in (POD_GROUP, SCORE_TERM) else self._columns
+        col = cache.get(key)
         if col is None:
             col = np.fromiter((_resource_value(i, kind, name) for i in self.infos), np.int64, len(self.infos))
-            self._columns[key] = col
+            cache[key] = col
         return col
 
     def pod_count(self) -> np.ndarray:
         """How many Pods each node runs."""
         return self.column(POD_COUNT)
 
-    def refresh(self, node_name: str) -> None:
-        """Bring one node's row up to date after a Pod was bound to it or left it."""
+    def refresh(self, node_name: str, pod: PodInfo | None = None) -> None:
+        """Bring one node's row up to date after ``pod`` was bound to it or left it (None: any change)."""
         row = self.rows.get(node_name)
         if row is None:
             return
         info = self.infos[row]
         for (kind, name), col in self._columns.items():
             col[row] = _resource_value(info, kind, name)
+        # Of the group and term columns only the Pod's own can have changed.
+        keys = (
+            self._pod_columns if pod is None else [(POD_GROUP, pod.group), *((SCORE_TERM, t) for t in pod.score_terms)]
+        )
+        for kind, name in keys:
+            col = self._pod_columns.get((kind, name))
+            if col is not None:
+                col[row] = _resource_value(info, kind, name)
 
     def node_changed(self, node_name: str) -> None:
         """A node's object changed (labels, taints, allocatable, images): refresh its row, drop derived columns."""

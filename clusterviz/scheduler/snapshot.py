@@ -233,7 +233,7 @@ class Snapshot:
             self._orphans.setdefault(info.node_name, {})[info.key] = info
         else:
             node.add_pod(info)
-            self._refresh_row(info.node_name)
+            self._refresh_row(info.node_name, info)
         self._pod_node[info.key] = info.node_name
         self.pods.add(info)
         self._touch()
@@ -257,15 +257,15 @@ class Snapshot:
         node = self._nodes.get(node_name)
         if node is not None:
             info = node.remove_pod(key)
-            self._refresh_row(node_name)
+            self._refresh_row(node_name, info)
         else:
             info = self._orphans.get(node_name, {}).pop(key, None)
         if info is not None:
             self.pods.remove(info)
 
-    def _refresh_row(self, node_name: str) -> None:
+    def _refresh_row(self, node_name: str, pod: PodInfo | None) -> None:
         if self._table is not None:
-            self._table.refresh(node_name)
+            self._table.refresh(node_name, pod)
 
     def pod_node(self, key: str) -> str | None:
         """The node a Pod (``namespace/name``) is counted on, or None."""

@@ -128,6 +128,37 @@ def satisfies_existing_anti_affinity(counts: AffinityCounts, node: NodeInfo) -> 
     return not any(counts.existing_anti[(k, v)] > 0 for k, v in node.labels.items())
 
 
+class PairScores:
+    """PreScore's summed weights per topology pair, kept per key as an array over the key's label values.
+
+    ``by_code`` has one slot per value code plus a last slot of 0, which is what
+    code -1 (node without the label) picks. ``touched`` marks the pairs some
+    Pod contributed to, even if the weights cancelled out.
+    """
+
+    def __init__(self) -> None:
+        self.keys: dict[str, tuple[tuple[str, ...], np.ndarray, np.ndarray]] = {}
+
+    def add(self, topology_key: str, values: tuple[str, ...], counts: np.ndarray, delta: int) -> None:
+        """Add ``delta`` times the Pods counted per value."""
+        entry = self.keys.get(topology_key)
+        if entry is None:
+            entry = self.keys[topology_key] = (values, np.zeros(len(values) + 1, np.int64), np.zeros(len(values), bool))
+        entry[1][:-1] += delta * counts
+        entry[2][:] |= counts > 0
+
+    def __bool__(self) -> bool:
+        return any(touched.any() for _, _, touched in self.keys.values())
+
+    def as_dict(self) -> dict[str, dict[str, int]]:
+        """``{topologyKey: {value: weight}}`` for the touched pairs."""
+        return {
+            key: {values[i]: int(by_code[i]) for i in np.flatnonzero(touched).tolist()}
+            for key, (values, by_code, touched) in self.keys.items()
+            if touched.any()
+        }
+
+
 class InterPodAffinity(BasePlugin):
     """PreFilter, Filter, PreScore, Score and NormalizeScore (min-max) of InterPodAffinity."""
 
@@ -183,16 +214,14 @@ class InterPodAffinity(BasePlugin):
             return Status.skip()
         table = snapshot.table()
         ns_labels = snapshot.namespace_labels
-        scores: dict[str, dict[str, int]] = {}
+        scores = PairScores()
 
         def add(topology_key: str, counts: np.ndarray, delta: int) -> None:
             """Add ``delta`` per counted Pod to the pair of the node each Pod sits on."""
             codes, values = table.labels(topology_key)
             present = codes >= 0
             per_value = np.bincount(codes[present], weights=counts[present], minlength=len(values))
-            for i in np.flatnonzero(per_value).tolist():
-                by_value = scores.setdefault(topology_key, {})
-                by_value[values[i]] = by_value.get(values[i], 0) + delta * int(per_value[i])
+            scores.add(topology_key, values, per_value.astype(np.int64), delta)
 
         incoming = [(wt, 1) for wt in pod.preferred_affinity_terms]
         incoming += [(wt, -1) for wt in pod.preferred_anti_affinity_terms]
@@ -218,18 +247,17 @@ class InterPodAffinity(BasePlugin):
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """Sum over the node's topology pairs; may be negative."""
-        scores: dict[str, dict[str, int]] = state.read(NAME + "/score")
-        return sum(by_value.get(node.labels[key], 0) for key, by_value in scores.items() if key in node.labels)
+        scores: PairScores = state.read(NAME + "/score")
+        pairs = scores.as_dict()
+        return sum(by_value.get(node.labels[key], 0) for key, by_value in pairs.items() if key in node.labels)
 
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
         """:meth:`score` for the given rows at once."""
-        scores: dict[str, dict[str, int]] = state.read(NAME + "/score")
+        scores: PairScores = state.read(NAME + "/score")
         raw = np.zeros(len(rows), np.int64)
-        for key, by_value in scores.items():
-            codes, values = nodes.labels(key)
-            # The extra 0 at the end is what code -1 (label absent) picks.
-            lookup = np.array([by_value.get(v, 0) for v in values] + [0], np.int64)
-            raw += lookup[codes[rows]]
+        for key, (_, by_code, _) in scores.keys.items():
+            codes, _ = nodes.labels(key)
+            raw += by_code[codes[rows]]
         return raw
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:

@@ -118,7 +118,8 @@ class VolumeRestrictions(BasePlugin):
         conflicts = 0
         if snapshot is not None:
             keys = _rwop_claim_keys(pod, snapshot.pvcs)
-            conflicts = sum(node.pvc_ref_counts.get(key, 0) for node in snapshot.list() for key in keys)
+            if keys:
+                conflicts = sum(node.pvc_ref_counts.get(key, 0) for node in snapshot.list() for key in keys)
         if not needs_check and conflicts == 0:
             return Status.skip(), None
         state.write(NAME, conflicts)
