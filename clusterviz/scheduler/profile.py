@@ -171,12 +171,59 @@ def configuration_errors(text: str) -> list[str]:
     return []
 
 
+_PLUGIN_SET_FIELDS = {"enabled": {"name": None, "weight": None}, "disabled": {"name": None}}
+_PROFILE_FIELDS = {
+    "schedulerName": None,
+    "percentageOfNodesToScore": None,
+    "plugins": {point: _PLUGIN_SET_FIELDS for point in (MULTI_POINT, *EXTENSION_POINTS)},
+    "pluginConfig": {"name": None, "args": None},  # args are each plugin's own type, checked by its loader
+}
+# The fields of KubeSchedulerConfiguration v1; None: a value whose inside is not checked here.
+CONFIGURATION_FIELDS: Mapping[str, Any] = {
+    "apiVersion": None,
+    "kind": None,
+    "parallelism": None,
+    "leaderElection": None,
+    "clientConnection": None,
+    "healthzBindAddress": None,
+    "metricsBindAddress": None,
+    "enableProfiling": None,
+    "enableContentionProfiling": None,
+    "percentageOfNodesToScore": None,
+    "podInitialBackoffSeconds": None,
+    "podMaxBackoffSeconds": None,
+    "profiles": _PROFILE_FIELDS,
+    "extenders": None,
+    "delayCacheUntilActive": None,
+}
+
+
+def unknown_fields(value: Any, fields: Mapping[str, Any] = CONFIGURATION_FIELDS, path: str = "") -> list[str]:
+    """Paths of the keys the v1 type does not have, as upstream's strict decoding names them."""
+    if isinstance(value, list):
+        return [p for i, item in enumerate(value) for p in unknown_fields(item, fields, f"{path}[{i}]")]
+    if not isinstance(value, Mapping):
+        return []
+    out = []
+    for key, inner in value.items():
+        where = f"{path}.{key}" if path else str(key)
+        if key not in fields:
+            out.append(where)
+        elif fields[key] is not None:
+            out.extend(unknown_fields(inner, fields[key], where))
+    return out
+
+
 def load_configuration(config: Mapping[str, Any] | None) -> SchedulerConfiguration:
     """Default, merge, expand and validate a KubeSchedulerConfiguration dict; raise ConfigurationError."""
     config = config or {}
     errors: list[fe.FieldError] = []
     if not isinstance(config, Mapping):
         raise ConfigurationError(["configuration must be an object"])
+    unknown = unknown_fields(config)
+    if unknown:
+        # Upstream decodes the file strictly and stops there: a typo never silently means a default.
+        raise ConfigurationError([f'strict decoding error: unknown field "{path}"' for path in unknown])
     if config.get("apiVersion") not in (None, API_VERSION):
         errors.append(fe.not_supported("apiVersion", config.get("apiVersion"), [API_VERSION]))
     if config.get("kind") not in (None, KIND):

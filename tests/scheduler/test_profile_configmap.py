@@ -169,6 +169,27 @@ def test_configuration_errors_lists_each_problem():
     assert configuration_errors("profiles:\n- plugins: [1]\n")[0].startswith("malformed KubeSchedulerConfiguration")
 
 
+def test_unknown_fields_are_refused_by_path_as_strict_decoding_does():
+    text = (
+        "apiVersion: kubescheduler.config.k8s.io/v1\n"
+        "kind: KubeSchedulerConfiguration\n"
+        "percentageOfNodeToScore: 50\n"
+        "profiles:\n"
+        "- schedulerName: default-scheduler\n"
+        "  plugins:\n"
+        "    score:\n"
+        "      enabled:\n"
+        "      - name: ImageLocality\n"
+        "        wieght: 5\n"
+    )
+    assert configuration_errors(text) == [
+        'strict decoding error: unknown field "percentageOfNodeToScore"',
+        'strict decoding error: unknown field "profiles[0].plugins.score.enabled[0].wieght"',
+    ]
+    # Plugin args belong to each plugin's own type and are checked by its loader.
+    assert configuration_errors(PERCENTAGE) == []
+
+
 async def _meta(kubectl: Client) -> dict[str, Any]:
     current = await kubectl.get("configmaps", "kube-scheduler", "kube-system")
     return current["metadata"]
