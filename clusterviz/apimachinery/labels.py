@@ -63,9 +63,11 @@ def _field_error(path: str, value: Any, detail: str) -> str:
     return f"{path}: Invalid value: {rendered}: {detail}"
 
 
-def _aggregate(errors: list[str]) -> str:
-    # utilerrors.Aggregate prints a lone error bare and several as "[a, b]",
-    # dropping exact duplicates.
+def aggregate(errors: list[str]) -> str:
+    """Error messages as ``utilerrors.Aggregate`` prints them: a lone one bare, several as ``[a, b]``.
+
+    Exact duplicates are dropped.
+    """
     unique = list(dict.fromkeys(errors))
     if len(unique) == 1:
         return unique[0]
@@ -183,7 +185,7 @@ def _build_requirement(key: str, operator: str, vals: list[str], *, nil_when_emp
         if problems:
             errors.append(_field_error(f"values[{i}][{key}]", val, "; ".join(problems)))
     if errors:
-        raise SelectorError(_aggregate(errors))
+        raise SelectorError(aggregate(errors))
     return Requirement(key, operator, tuple(vals))
 
 

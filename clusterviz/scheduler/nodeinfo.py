@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from clusterviz.apimachinery.labels import Selector, SelectorError, nothing, selector_from_label_selector
+from clusterviz.apimachinery.labels import Selector, SelectorError, aggregate, nothing, selector_from_label_selector
 
 if TYPE_CHECKING:
     from clusterviz.scheduler.snapshot import ImageIndex
@@ -142,7 +142,7 @@ def pod_requests(pod: Mapping[str, Any], non_zero: bool = False) -> Resource:
     ``max(sum(app containers) + sum(sidecars), max over classic init containers of
     (its requests + the sidecars started before it)) + overhead``. With
     ``non_zero`` every container missing a cpu/memory key counts 100m / 200Mi.
-    Pod-level ``spec.resources.requests`` for cpu and memory replace the sums.
+    Pod-level ``spec.resources.requests`` for cpu, memory and hugepages replace the sums.
     """
     spec = pod.get("spec") or {}
     total: dict[str, int] = {}
@@ -163,9 +163,10 @@ def pod_requests(pod: Mapping[str, Any], non_zero: bool = False) -> Resource:
         _max_into(init_peak, in_use)
     _max_into(total, init_peak)
     pod_level = (spec.get("resources") or {}).get("requests") or {}
-    for name in (CPU, MEMORY):
-        if name in pod_level:
-            total[name] = quantity_to_int(name, pod_level[name])
+    for name, value in pod_level.items():
+        # PodLevelResources (on by default since v1.34) covers cpu, memory and hugepages.
+        if name in (CPU, MEMORY) or name.startswith("hugepages-"):
+            total[name] = quantity_to_int(name, value)
     for name, value in (spec.get("overhead") or {}).items():
         total[name] = total.get(name, 0) + quantity_to_int(name, value)
     out = Resource()
@@ -346,23 +347,25 @@ class PodInfo:
         pod_aff = affinity.get("podAffinity") or {}
         pod_anti = affinity.get("podAntiAffinity") or {}
 
-        def required(block: Mapping[str, Any]) -> tuple[AffinityTerm, ...]:
+        # As upstream's NewPodInfo: each list stops at its first bad term, named by the list.
+        def required(block: Mapping[str, Any], label: str) -> tuple[AffinityTerm, ...]:
             out = []
             for raw in block.get("requiredDuringSchedulingIgnoredDuringExecution") or []:
                 try:
                     out.append(parse_affinity_term(namespace, raw))
                 except SelectorError as err:
-                    errors.append(str(err))
+                    errors.append(f"{label}: {err}")
+                    break
             return tuple(out)
 
-        def preferred(block: Mapping[str, Any]) -> tuple[WeightedAffinityTerm, ...]:
+        def preferred(block: Mapping[str, Any], label: str) -> tuple[WeightedAffinityTerm, ...]:
             out = []
             for raw in block.get("preferredDuringSchedulingIgnoredDuringExecution") or []:
                 try:
                     term = parse_affinity_term(namespace, raw.get("podAffinityTerm") or {})
                 except SelectorError as err:
-                    errors.append(str(err))
-                    continue
+                    errors.append(f"{label}: {err}")
+                    break
                 out.append(WeightedAffinityTerm(term, int(raw.get("weight") or 0)))
             return tuple(out)
 
@@ -384,13 +387,13 @@ class PodInfo:
             requests=pod_requests(pod),
             non_zero_requests=pod_requests(pod, non_zero=True),
             host_ports=pod_host_ports(pod),
-            required_affinity_terms=required(pod_aff),
-            required_anti_affinity_terms=required(pod_anti),
-            preferred_affinity_terms=preferred(pod_aff),
-            preferred_anti_affinity_terms=preferred(pod_anti),
+            required_affinity_terms=required(pod_aff, "requiredAffinityTerms"),
+            required_anti_affinity_terms=required(pod_anti, "requiredAntiAffinityTerms"),
+            preferred_affinity_terms=preferred(pod_aff, "preferredAffinityTerms"),
+            preferred_anti_affinity_terms=preferred(pod_anti, "preferredAntiAffinityTerms"),
             pvc_keys=tuple(pvc_keys),
             terminating=bool(meta.get("deletionTimestamp")),
-            parse_error="; ".join(errors),
+            parse_error=aggregate(errors) if errors else "",
             group=(namespace, tuple(sorted((meta.get("labels") or {}).items()))),
         )
 

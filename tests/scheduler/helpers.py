@@ -8,7 +8,7 @@ from typing import Any
 
 from clusterviz.scheduler.cycle import schedule
 from clusterviz.scheduler.decision import DecisionRecord
-from clusterviz.scheduler.framework import CycleState, Status
+from clusterviz.scheduler.framework import Code, CycleState, Status
 from clusterviz.scheduler.nodeinfo import PodInfo
 from clusterviz.scheduler.profile import Profile, default_profile
 from clusterviz.scheduler.snapshot import Snapshot
@@ -27,13 +27,15 @@ def make_node(
     images: Sequence[tuple[Sequence[str], int]] = (),
     unschedulable: bool = False,
     extra: Mapping[str, str] | None = None,
+    hostname_label: bool = True,
 ) -> dict[str, Any]:
-    """A Node with allocatable resources, the hostname label and optional labels/taints/images."""
+    """A Node with allocatable resources, the hostname label (unless turned off) and optional labels/taints/images."""
     allocatable = {"cpu": cpu, "memory": memory, "pods": pods, **(extra or {})}
+    node_labels = {"kubernetes.io/hostname": name} if hostname_label else {}
     node: dict[str, Any] = {
         "apiVersion": "v1",
         "kind": "Node",
-        "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, **(labels or {})}},
+        "metadata": {"name": name, "labels": {**node_labels, **(labels or {})}},
         "spec": {},
         "status": {"allocatable": allocatable, "capacity": dict(allocatable)},
     }
@@ -43,6 +45,14 @@ def make_node(
         node["spec"]["unschedulable"] = True
     if images:
         node["status"]["images"] = [{"names": list(names), "sizeBytes": size} for names, size in images]
+    return node
+
+
+def capacity_node(name: str, allocatable: Mapping[str, str], **kwargs: Any) -> dict[str, Any]:
+    """A Node whose allocatable (and capacity) is exactly ``allocatable``, as upstream's ``MakeNode().Capacity``."""
+    node = make_node(name, **kwargs)
+    node["status"]["allocatable"] = dict(allocatable)
+    node["status"]["capacity"] = dict(allocatable)
     return node
 
 
@@ -108,6 +118,30 @@ def make_pod(
     }
 
 
+def req_pod(
+    name: str,
+    *requests: Mapping[str, str],
+    init: Sequence[Mapping[str, str]] = (),
+    sidecars: Sequence[Mapping[str, str]] = (),
+    node: str | None = None,
+    **spec: Any,
+) -> dict[str, Any]:
+    """A Pod with one container per ``requests`` mapping, as upstream's ``MakePod().Req(...).Req(...)``.
+
+    No mapping means no containers at all (upstream's bare ``MakePod().Obj()``). ``init`` adds
+    classic init containers, ``sidecars`` restartable ones, each with those requests.
+    """
+    inits = [container(f"init{i}", requests=r) for i, r in enumerate(init)]
+    inits += [container(f"sidecar{i}", requests=r, restart_policy="Always") for i, r in enumerate(sidecars)]
+    return make_pod(
+        name,
+        containers=[container(f"c{i}", requests=r) for i, r in enumerate(requests)],
+        init_containers=inits,
+        node=node,
+        **spec,
+    )
+
+
 def snap(nodes: Iterable[Mapping[str, Any]], pods: Iterable[Mapping[str, Any]] = (), **kwargs: Any) -> Snapshot:
     """A snapshot from node and pod objects."""
     return Snapshot.from_objects(nodes, pods, **kwargs)
@@ -158,6 +192,22 @@ def scores(
     raw = {n.name: plugin.score(state, info, n) for n in infos}
     normalized = plugin.normalize_score(state, info, raw) if hasattr(plugin, "normalize_score") else dict(raw)
     return {"raw": raw, "normalized": normalized}
+
+
+def verdict(status: Status) -> tuple[Code, tuple[str, ...]]:
+    """A status as (code, reasons), the pair upstream's unit tests compare."""
+    return status.code, status.reasons
+
+
+OK = (Code.SUCCESS, ())
+SKIP = (Code.SKIP, ())
+
+
+def scores_without_pre_score(plugin: Any, pod: Mapping[str, Any], snapshot: Snapshot) -> dict[str, int]:
+    """Raw scores of every node when PreScore never ran (upstream's "if PreScore is not called" cases)."""
+    state = CycleState(snapshot)
+    info = PodInfo.from_pod(pod)
+    return {n.name: plugin.score(state, info, n) for n in snapshot.list()}
 
 
 def reasons(record: DecisionRecord, node: str) -> dict[str, tuple[str, str]]:

@@ -68,7 +68,10 @@ def affinity(rng: random.Random) -> dict[str, Any]:
             ]
         }
     if rng.random() < 0.2:
-        out["podAffinity"] = {**out.get("podAffinity", {}), "requiredDuringSchedulingIgnoredDuringExecution": [term("x")]}
+        out["podAffinity"] = {
+            **out.get("podAffinity", {}),
+            "requiredDuringSchedulingIgnoredDuringExecution": [term("x")],
+        }
     return out
 
 

@@ -207,8 +207,11 @@ class InterPodAffinity(BasePlugin):
         distinct group and term is matched once, not every placed Pod.
         """
         has_preferred = bool(pod.preferred_affinity_terms or pod.preferred_anti_affinity_terms)
-        if self.ignore_preferred_terms_of_existing_pods and not has_preferred:
+        if self.ignore_preferred_terms_of_existing_pods and not has_preferred and not pod.parse_error:
             return Status.skip()
+        if pod.parse_error:
+            # PreFilter normally refuses such a Pod first; upstream fails the attempt here too.
+            return Status.error(f"failed to parse pod: {pod.parse_error}")
         snapshot = state.snapshot
         if snapshot is None or not (has_preferred or snapshot.pods.with_affinity):
             return Status.skip()

@@ -78,8 +78,11 @@ class NodeSelectorTerm:
         return True
 
 
-def parse_node_selector_term(term: Mapping[str, Any]) -> NodeSelectorTerm | None:
-    """Parse a term; None for an empty term (no expressions and no fields), which matches nothing."""
+def parse_node_selector_term(term: Mapping[str, Any], path: str = "") -> NodeSelectorTerm | None:
+    """Parse a term; None for an empty term (no expressions and no fields), which matches nothing.
+
+    Errors name their field below ``path`` (for example ``[0].matchExpressions[1].key``).
+    """
     expressions = term.get("matchExpressions") or []
     fields = term.get("matchFields") or []
     if not expressions and not fields:
@@ -88,25 +91,27 @@ def parse_node_selector_term(term: Mapping[str, Any]) -> NodeSelectorTerm | None
     selector: lbl.Selector | None = None
     if expressions:
         requirements = []
-        for expr in expressions:
+        for j, expr in enumerate(expressions):
+            where = f"{path}matchExpressions[{j}]."
             operator = _LABEL_OPERATORS.get(expr.get("operator") or "")
             if operator is None:
-                errors.append(f"operator: Unsupported value: {expr.get('operator')!r}")
+                errors.append(f"{where}operator: Unsupported value: {expr.get('operator')!r}")
                 continue
             try:
                 requirements.append(lbl.Requirement.new(expr.get("key") or "", operator, expr.get("values") or []))
             except lbl.SelectorError as err:
-                errors.append(str(err))
+                errors.append(f"{where}{err}")
         selector = lbl.Selector(requirements)
     parsed_fields: tuple[tuple[str, str, str], ...] | None = None
     if fields:
         out = []
-        for expr in fields:
+        for j, expr in enumerate(fields):
+            where = f"{path}matchFields[{j}]."
             operator, values = expr.get("operator"), expr.get("values") or []
             if operator not in ("In", "NotIn"):
-                errors.append(f"operator: Unsupported value: {operator!r}")
+                errors.append(f"{where}operator: Unsupported value: {operator!r}")
             elif len(values) != 1:
-                errors.append("values: Invalid value: must have one element")
+                errors.append(f"{where}values: Invalid value: must have one element")
             else:
                 out.append((expr.get("key") or "", operator, values[0]))
         parsed_fields = tuple(out)
@@ -160,15 +165,16 @@ class PreferredTerms:
     @classmethod
     def parse(cls, raw_terms: Sequence[Mapping[str, Any]]) -> PreferredTerms:
         """Parse ``preferredDuringSchedulingIgnoredDuringExecution``; raises ValueError when invalid."""
-        out = []
-        for raw in raw_terms:
+        out, errors = [], []
+        for i, raw in enumerate(raw_terms):
             weight = int(raw.get("weight") or 0)
-            term = parse_node_selector_term(raw.get("preference") or {})
+            term = parse_node_selector_term(raw.get("preference") or {}, f"[{i}].")
             if weight == 0 or term is None:
                 continue
-            if term.errors:
-                raise ValueError("; ".join(term.errors))
+            errors.extend(term.errors)
             out.append((weight, term))
+        if errors:
+            raise ValueError(lbl.aggregate(errors))
         return cls(tuple(out))
 
     def score(self, node_name: str, node_labels: Mapping[str, str]) -> int:

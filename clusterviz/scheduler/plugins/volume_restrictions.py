@@ -90,18 +90,23 @@ def satisfies_volume_conflicts(pod: PodInfo, node: NodeInfo) -> bool:
     return True
 
 
-def _rwop_claim_keys(pod: PodInfo, pvcs: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def _rwop_claim_keys(pod: PodInfo, pvcs: Mapping[str, Mapping[str, Any]]) -> tuple[list[str], str]:
+    """The Pod's ReadWriteOncePod claims as ``namespace/name`` keys, and the first claim that does not exist ("")."""
     keys = []
     for volume in pod.spec.get("volumes") or []:
-        claim = (volume.get("persistentVolumeClaim") or {}).get("claimName")
+        if volume.get("ephemeral"):
+            claim = f"{pod.name}-{volume.get('name', '')}"
+        else:
+            claim = (volume.get("persistentVolumeClaim") or {}).get("claimName")
         if not claim:
             continue
         key = f"{pod.namespace}/{claim}"
         pvc = pvcs.get(key)
-        # Claims the snapshot does not know are not checked (clusterviz has no volume controller).
-        if pvc is not None and "ReadWriteOncePod" in ((pvc.get("spec") or {}).get("accessModes") or []):
+        if pvc is None:
+            return keys, claim
+        if "ReadWriteOncePod" in ((pvc.get("spec") or {}).get("accessModes") or []):
             keys.append(key)
-    return keys
+    return keys, ""
 
 
 class VolumeRestrictions(BasePlugin):
@@ -117,7 +122,10 @@ class VolumeRestrictions(BasePlugin):
         snapshot = state.snapshot
         conflicts = 0
         if snapshot is not None:
-            keys = _rwop_claim_keys(pod, snapshot.pvcs)
+            keys, missing = _rwop_claim_keys(pod, snapshot.pvcs)
+            if missing:
+                # Upstream looks every claim up; a missing one is the lister's NotFound.
+                return Status.unresolvable(f'persistentvolumeclaim "{missing}" not found'), None
             if keys:
                 conflicts = sum(node.pvc_ref_counts.get(key, 0) for node in snapshot.list() for key in keys)
         if not needs_check and conflicts == 0:
