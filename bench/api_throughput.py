@@ -24,8 +24,12 @@ sys.path.insert(0, str(ROOT))
 
 
 def pod(name: str) -> dict:
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "labels": {"app": "bench"}},
-            "spec": {"containers": [{"name": "c", "image": "nginx:1.27"}]}}
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "labels": {"app": "bench"}},
+        "spec": {"containers": [{"name": "c", "image": "nginx:1.27"}]},
+    }
 
 
 def http_bench(port: int, pods: int) -> dict[str, float]:
@@ -33,8 +37,9 @@ def http_bench(port: int, pods: int) -> dict[str, float]:
     base = "/c/demo/api/v1/namespaces/default/pods"
 
     def call(method: str, path: str, body: dict | None = None) -> dict:
-        conn.request(method, path, body=json.dumps(body) if body else None,
-                     headers={"Content-Type": "application/json"})
+        conn.request(
+            method, path, body=json.dumps(body) if body else None, headers={"Content-Type": "application/json"}
+        )
         resp = conn.getresponse()
         data = json.loads(resp.read())
         if resp.status >= 300:
@@ -85,8 +90,12 @@ def watch_latency(port: int, samples: int) -> dict[str, float]:
         name = f"lat-{i}"
         body = pod(name)
         sent[name] = time.perf_counter()
-        writer.request("POST", "/c/demo/api/v1/namespaces/kube-public/pods", body=json.dumps(body),
-                       headers={"Content-Type": "application/json"})
+        writer.request(
+            "POST",
+            "/c/demo/api/v1/namespaces/kube-public/pods",
+            body=json.dumps(body),
+            headers={"Content-Type": "application/json"},
+        )
         writer.getresponse().read()
         if i == 0:
             # The stream's headers arrive with its first event.

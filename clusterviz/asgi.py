@@ -16,10 +16,14 @@ if settings.CLUSTERVIZ["ENGINES"]:
     # This process serves clusters: their simulations run here, started on first use.
     registry.enable()
 
+from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from clusterviz.classroom.websocket import ClusterAccessWebsocketMiddleware  # noqa: E402
 from clusterviz.web.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {"http": django_asgi_app, "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns))}
+# Origin check, then the session's user and cookies, then the classroom's access rules.
+websocket = AllowedHostsOriginValidator(
+    AuthMiddlewareStack(ClusterAccessWebsocketMiddleware(URLRouter(websocket_urlpatterns)))
 )
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket})

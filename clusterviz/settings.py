@@ -7,6 +7,7 @@ Every setting has an embedded default for the single-process classroom setup
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -44,9 +45,12 @@ INSTALLED_APPS = [
     "clusterviz.api",
     "clusterviz.sim",
     "clusterviz.web",
+    "clusterviz.classroom",
 ]
 
 MIDDLEWARE = [
+    # Outermost: a database outage in any layer below answers 503 with Retry-After, not 500.
+    "clusterviz.api.outage.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -54,6 +58,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Who may read or write /c/<cluster>/..., and how fast they may write.
+    "clusterviz.classroom.middleware.ClusterAccessMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -82,29 +88,45 @@ TEMPLATES = [
     },
 ]
 
-_default_db = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
-DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", _default_db), conn_max_age=0)}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # IMMEDIATE transactions take the write lock up front, so concurrent writers
-    # queue on the busy timeout instead of failing with "database is locked".
-    DATABASES["default"]["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 30,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
-    # A file (not :memory:) so worker threads share it; one per test process so parallel runs don't collide.
-    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"clusterviz-test-{os.getpid()}.sqlite3")}
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000},
+
+def database(url: str) -> dict[str, Any]:
+    """The Django database settings for a ``DATABASE_URL``."""
+    db = dj_database_url.parse(url, conn_max_age=0)
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        # IMMEDIATE transactions take the write lock up front, so concurrent writers
+        # queue on the busy timeout instead of failing with "database is locked".
+        db["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 30,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
-    }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}}
+        # A file (not :memory:) so worker threads share it; one per test process so parallel runs don't collide.
+        db["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"clusterviz-test-{os.getpid()}.sqlite3")}
+    else:
+        # A PostgreSQL server that does not answer fails a request within seconds (503), rather than hanging it.
+        db["OPTIONS"] = {"connect_timeout": 5}
+    return db
+
+
+def channel_layers(redis_url: str) -> dict[str, Any]:
+    """channels_redis at ``redis_url`` (several processes), or the in-memory layer when it is empty."""
+    if redis_url:
+        # redis-py 8 gives up on a read after 5 s by default, exactly as long as channels_redis blocks
+        # waiting for a message (BZPOPMIN, 5 s): every idle receive would fail. Allow more.
+        host = {"address": redis_url, "socket_timeout": 15}
+        return {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [host], "capacity": 1000},
+            }
+        }
+    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}}
+
+
+DATABASES = {"default": database(os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -138,7 +160,22 @@ CLUSTERVIZ = {
     "DEFAULT_MODE": os.environ.get("CLUSTERVIZ_DEFAULT_MODE", "live"),
     # Run the simulation engines inside web processes (off when workers run them).
     "ENGINES": env_bool("CLUSTERVIZ_ENGINES", True),
+    # "open": clusters outside any class are open to everybody (the single-laptop demo);
+    # "classroom": only teachers may use them. Classes' clusters are protected either way.
+    "ACCESS": os.environ.get("CLUSTERVIZ_ACCESS", "open"),
+    # Writes per second allowed to one user (or one address when anonymous), and the burst above it; 0 turns it off.
+    "WRITE_RATE": float(os.environ.get("CLUSTERVIZ_WRITE_RATE", "50")),
+    "WRITE_BURST": int(os.environ.get("CLUSTERVIZ_WRITE_BURST", "200")),
+    # Where kubectl reaches the API over HTTPS (kubectl sends tokens only over TLS), e.g.
+    # https://127.0.0.1:8443, and that endpoint's certificate, embedded in downloaded kubeconfigs.
+    "KUBECTL_URL": os.environ.get("CLUSTERVIZ_KUBECTL_URL", ""),
+    "TLS_CERT": os.environ.get("CLUSTERVIZ_TLS_CERT", ""),
 }
+if CLUSTERVIZ["ACCESS"] not in ("open", "classroom"):
+    raise RuntimeError("CLUSTERVIZ_ACCESS must be open or classroom")
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "classes"
 
 LOGGING = {
     "version": 1,

@@ -3,19 +3,30 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from clusterviz.web import actions, clusters, objects, scoring
 from clusterviz.web import views as web
 
 urlpatterns = [
     path("", web.home, name="home"),
+    path("clusters/new", clusters.create, name="cluster-create"),
+    path("clusters/<slug:cluster>/reset", clusters.reset, name="cluster-reset"),
+    path("clusters/<slug:cluster>/delete", clusters.delete, name="cluster-delete"),
     path("admin/", admin.site.urls),
+    path("", include("clusterviz.classroom.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("c/<slug:cluster>/", web.cluster_page, name="cluster"),
     path("c/<slug:cluster>/controls/mode", web.set_mode, name="set-mode"),
     path("c/<slug:cluster>/controls/step", web.step, name="step"),
-    path("c/<slug:cluster>/nodes/<str:name>/action", web.node_action, name="node-action"),
+    path("c/<slug:cluster>/nodes/<str:name>/action", actions.node_action, name="node-action"),
+    path("c/<slug:cluster>/nodes/add", actions.add_node, name="add-node"),
+    path("c/<slug:cluster>/workloads/<slug:plural>/<slug:namespace>/<str:name>", actions.workload_action,
+         name="workload-action"),
+    path("c/<slug:cluster>/pods/<slug:namespace>/<str:name>/delete", actions.delete_pod, name="delete-pod"),
+    path("c/<slug:cluster>/objects", objects.objects, name="objects"),
+    path("c/<slug:cluster>/describe/<slug:plural>/<str:name>", objects.describe, name="describe"),
     path("c/<slug:cluster>/yaml", web.yaml_action, name="yaml"),
     path("c/<slug:cluster>/presets", web.load_preset, name="presets"),
     path("c/<slug:cluster>/export.yaml", web.export, name="export"),
-    path("c/<slug:cluster>/scoring/<slug:namespace>/<str:name>", web.scoring, name="scoring"),
+    path("c/<slug:cluster>/scoring/<slug:namespace>/<str:name>", scoring.scoring, name="scoring"),
     path("c/<slug:cluster>/", include("clusterviz.api.urls")),
 ]

@@ -8,7 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from tests import backend
 from tests.livesim import LiveServer
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """pytest-django's test database; on PostgreSQL the store threads' sessions end before it is dropped."""
+    yield
+    if backend.postgres():
+        from django.conf import settings
+
+        backend.terminate_connections(settings.DATABASES["default"]["NAME"])
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+from tests import backend
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,18 +23,35 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``migrate`` into a fresh SQLite file, then Daphne on 127.0.0.1."""
+    """``migrate`` into a fresh database, then Daphne on 127.0.0.1.
 
-    def __init__(self, workdir: Path, env: dict[str, str] | None = None) -> None:
+    The database is a SQLite file in ``workdir``, or on the PostgreSQL backend (tests/backend.py) a
+    PostgreSQL database named after ``workdir``, with Redis as the channel layer: servers started on
+    one ``workdir`` share their database either way.
+    """
+
+    def __init__(self, workdir: Path, env: dict[str, str] | None = None, tls: bool = False) -> None:
         self.workdir = workdir
         self.port = free_port()
+        # With ``tls``, a second endpoint serves HTTPS with a fresh self-signed certificate (kubectl sends
+        # tokens only over TLS); downloaded kubeconfigs point there.
+        self.tls_port = free_port() if tls else None
+        if backend.postgres():
+            self.database = backend.database_for(workdir)
+            stores = {"DATABASE_URL": backend.database_url(self.database), "REDIS_URL": backend.REDIS_URL}
+        else:
+            self.database = str(workdir / "db.sqlite3")
+            stores = {"DATABASE_URL": f"sqlite:///{self.database}", "REDIS_URL": ""}
         self.env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+            **stores,
             "DJANGO_SETTINGS_MODULE": "clusterviz.settings",
             "CLUSTERVIZ_LOG_LEVEL": "INFO",
             **(env or {}),
         }
+        if self.tls_port is not None:
+            self.env["CLUSTERVIZ_KUBECTL_URL"] = f"https://127.0.0.1:{self.tls_port}"
+            self.env["CLUSTERVIZ_TLS_CERT"] = str(workdir / "tls" / "server.crt")
         self.process: subprocess.Popen[bytes] | None = None
         self.log = workdir / "daphne.log"
 
@@ -56,6 +76,8 @@ class LiveServer:
     def start(self, timeout: float = 60.0, migrate: bool = True) -> None:
         """Start Daphne; ``migrate=False`` reuses a database an earlier server left in ``workdir``."""
         if migrate:
+            if backend.postgres():
+                backend.create_database(self.database)
             result = self.manage("migrate", "--noinput")
             if result.returncode != 0:
                 raise RuntimeError(f"migrate failed:\n{result.stdout}\n{result.stderr}")
@@ -70,6 +92,7 @@ class LiveServer:
                 "127.0.0.1",
                 "-p",
                 str(self.port),
+                *self._tls_endpoint(),
                 "clusterviz.asgi:application",
             ],
             env=self.env,
@@ -98,6 +121,15 @@ class LiveServer:
         self.stop()
         raise RuntimeError(f"daphne did not start:\n{seen.decode(errors='replace')}")
 
+    def _tls_endpoint(self) -> list[str]:
+        if self.tls_port is None:
+            return []
+        result = self.manage("makecert", "--dir", str(self.workdir / "tls"))
+        if result.returncode != 0:
+            raise RuntimeError(f"makecert failed:\n{result.stderr}")
+        tls = self.workdir / "tls"
+        return ["-e", f"ssl:{self.tls_port}:interface=127.0.0.1:privateKey={tls / 'server.key'}:certKey={tls / 'server.crt'}"]
+
     def _drain(self) -> None:
         """Keep reading Daphne's stderr into a file so the pipe never fills."""
         import threading
@@ -117,3 +149,20 @@ class LiveServer:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+
+    def start_worker(self, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        """A ``simworker`` on this server's database, renewing its leases every half second."""
+        return subprocess.Popen(
+            [sys.executable, str(ROOT / "manage.py"), "simworker", "--interval", "0.5"],
+            env={**self.env, **(env or {})}, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+
+
+def wait_until(check: Callable[[], bool], seconds: float = 60) -> bool:
+    """Re-check ``check`` until it holds (True) or ``seconds`` pass (False)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)  # wall-clock: waiting for other processes
+    return False

@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
 
 from clusterviz.store import kv
+from clusterviz.store.threads import in_thread
 
 from . import clock
 from .client import Client
@@ -74,10 +75,10 @@ def node_object(name: str, index: int, cpu: str = "4", memory: str = "8Gi", pods
 
 async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str = "8Gi", pods: int = 110) -> bool:
     """Create cluster ``name`` with its namespaces and ``nodes`` Ready nodes; False if it existed."""
-    existing = await sync_to_async(kv.cluster_names, thread_sensitive=False)()
+    existing = await in_thread(kv.cluster_names)()
     if name in existing:
         return False
-    await sync_to_async(kv.create_cluster, thread_sensitive=False)(name)
+    await in_thread(kv.create_cluster)(name)
     client = Client(name, "kube-apiserver", simulated=False)
     for ns in SYSTEM_NAMESPACES:
         await client.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
@@ -98,9 +99,10 @@ def create_cluster_sync(name: str, nodes: int = 3, cpu: str = "4", memory: str =
     return async_to_sync(create_cluster)(name, nodes, cpu, memory, pods)
 
 
-async def cluster_summaries() -> list[dict[str, Any]]:
-    """Each cluster with its nodes (name, Ready) and Pod count, for the home page."""
-    names = await sync_to_async(kv.cluster_names, thread_sensitive=False)()
+async def cluster_summaries(names: list[str] | None = None) -> list[dict[str, Any]]:
+    """Each cluster (or each of ``names``) with its nodes (name, Ready) and Pod count, for the home page."""
+    if names is None:
+        names = await in_thread(kv.cluster_names)()
     summaries = []
     for name in names:
         client = Client(name, "dashboard", simulated=False)

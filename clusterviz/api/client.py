@@ -73,8 +73,10 @@ class Client:
         resp = await dispatch(req)
         if resp.status >= 400:
             body = resp.body if isinstance(resp.body, dict) else {}
+            retry_after = resp.headers.get("Retry-After")
             raise errors.StatusError(
                 resp.status, body.get("reason", ""), body.get("message", ""), body.get("details"),
+                int(retry_after) if retry_after else None,
             )
         return resp
 

@@ -102,8 +102,14 @@ def parse_json(raw: bytes | str) -> Any:
         raise errors.bad_request(f"the document is nested more than {MAX_DEPTH} levels deep") from None
 
 
-def yaml_error_message(exc: yaml.YAMLError) -> str:
+def yaml_error_message(exc: yaml.YAMLError, text: str = "") -> str:
     """``yaml: line 3, column 7: mapping values are not allowed here`` (1-based)."""
+    if isinstance(exc, yaml.reader.ReaderError) and text:
+        # A character YAML does not allow (a control character) is reported by its offset, not a mark.
+        line_start = text.rfind("\n", 0, exc.position) + 1
+        line, column = text.count("\n", 0, exc.position) + 1, exc.position - line_start + 1
+        return (f"error converting YAML to JSON: yaml: line {line}, column {column}: "
+                f"{exc.reason} (#x{exc.character:04x})")
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context_mark", None)
@@ -127,7 +133,7 @@ def parse_yaml(raw: bytes | str, *, multi: bool = False) -> Any:
             return [normalize(d) for d in yaml.load_all(text, Loader=_Loader) if d is not None]
         return normalize(yaml.load(text, Loader=_Loader))
     except yaml.YAMLError as exc:
-        raise errors.bad_request(yaml_error_message(exc)) from None
+        raise errors.bad_request(yaml_error_message(exc, text)) from None
     except RecursionError:
         raise errors.bad_request(f"the document is nested more than {MAX_DEPTH} levels deep") from None
 

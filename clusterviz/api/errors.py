@@ -120,5 +120,10 @@ def service_unavailable(message: str, retry_after: int = 1) -> StatusError:
     return StatusError(503, "ServiceUnavailable", message, retry_after=retry_after)
 
 
+def store_unavailable() -> StatusError:
+    """503 while the database cannot be reached (etcd unavailable, in Kubernetes terms)."""
+    return service_unavailable("the storage is temporarily unavailable; please retry", retry_after=1)
+
+
 def internal(message: str) -> StatusError:
     return StatusError(500, "InternalError", f"Internal error occurred: {message}")

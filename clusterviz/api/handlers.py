@@ -10,12 +10,11 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
 from clusterviz.apimachinery import fields, labels
 from clusterviz.apimachinery.field import FieldError, invalid, required
 from clusterviz.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
 from clusterviz.store import kv
+from clusterviz.store.threads import in_thread
 
 from . import clock, codec, errors, strategy, tables
 from .defaulting import apply_defaults
@@ -33,11 +32,6 @@ PATCH_TYPES = {
     "application/apply-patch+yaml": "apply",
     "application/apply-patch+cbor": "unsupported",
 }
-
-
-def in_thread[**P, R](fn: Callable[P, R]) -> Callable[P, Any]:
-    """Run a store function in a worker thread (the ORM is synchronous)."""
-    return sync_to_async(fn, thread_sensitive=False)
 
 
 _get = in_thread(kv.get)

@@ -101,11 +101,11 @@ class Informer:
         self.synced = True
 
     async def run(self) -> None:
-        """List, then watch for ever; relist when the watch expires."""
+        """List, then watch for ever; relist when the watch expires, retry while the store is down."""
         while True:
-            if not self.synced:
-                await self.list_once()
             try:
+                if not self.synced:
+                    await self.list_once()
                 async for event in self.client.watch(
                     self.plural, self.namespace, resource_version=self.resource_version,
                     label_selector=self.label_selector, field_selector=self.field_selector,
@@ -120,6 +120,10 @@ class Informer:
                     elif event["type"] in ("ADDED", "MODIFIED"):
                         self._add(obj)
             except errors.StatusError as exc:
+                if exc.code == 503:
+                    # The database is briefly unreachable: resume from the last event once it is back.
+                    await asyncio.sleep(exc.retry_after or 1)  # wall-clock: an outage lasts real time
+                    continue
                 if exc.code != 410:
                     raise
                 self.synced = False

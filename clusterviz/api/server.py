@@ -27,6 +27,9 @@ async def dispatch(req: ApiRequest) -> ApiResponse:
         return error_response(exc)
     except kv.ClusterNotFound:
         return error_response(errors.StatusError(404, "NotFound", f'cluster "{req.cluster}" not found'))
+    except kv.StoreUnavailable:
+        # A write is one transaction, so a failed one stored nothing; the client may simply retry.
+        return error_response(errors.store_unavailable())
     except Exception as exc:  # noqa: BLE001 - a bug must still answer as a Status, never a traceback page
         log.exception("internal error serving %s %s", req.method, req.path)
         return error_response(errors.internal(type(exc).__name__))

@@ -8,9 +8,10 @@ from typing import Any
 
 from clusterviz.apimachinery import fields, labels
 from clusterviz.store import kv, notify
+from clusterviz.store.threads import in_thread
 
 from . import clock, errors, tables
-from .handlers import _indexed, _list, cluster_id, in_thread, matches, parse_selectors, with_type
+from .handlers import _indexed, _list, cluster_id, matches, parse_selectors, with_type
 from .request import ApiRequest, ApiResponse, ResourcePath
 
 _events_since = in_thread(kv.events_since)
@@ -93,7 +94,11 @@ async def _stream(
     try:
         deadline = time.monotonic() + timeout
         if initial and start is None:
-            items, revision = await _list(cid, resource.key, rp.namespace or None, **_indexed(field_reqs))
+            try:
+                items, revision = await _list(cid, resource.key, rp.namespace or None, **_indexed(field_reqs))
+            except kv.StoreUnavailable:
+                yield _status_event(errors.store_unavailable())
+                return
             for obj in items:
                 if matches(obj, label_sel, field_reqs):
                     yield {"type": "ADDED", "object": shape(obj)}
@@ -107,6 +112,11 @@ async def _stream(
                 events = await _events_since(cid, revision, BATCH)
             except kv.Compacted as exc:
                 yield _status_event(errors.expired(str(exc)))
+                return
+            except kv.StoreUnavailable:
+                # As the real API server does when etcd fails under a watch: end it with a Status;
+                # clients watch again from the last resourceVersion they saw.
+                yield _status_event(errors.store_unavailable())
                 return
             for event in events:
                 revision = event.revision

@@ -53,7 +53,11 @@ class FieldError:
         """The text after ``<field>: `` in kubectl's output."""
         words = ERROR_WORDS.get(self.reason, "Invalid value")
         parts = [words]
-        if self.value is not _NO_VALUE and self.reason not in ("FieldValueRequired", "FieldValueForbidden", "FieldValueTooMany"):
+        if self.value is not _NO_VALUE and self.reason not in (
+            "FieldValueRequired",
+            "FieldValueForbidden",
+            "FieldValueTooMany",
+        ):
             parts.append(format_value(self.value))
         if self.detail:
             parts.append(self.detail)

@@ -17,6 +17,7 @@ from .deployment import DeploymentController
 from .endpoints import EndpointsController
 from .garbage_collector import GarbageCollector
 from .node_lifecycle import NodeLifecycleController
+from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
 from .taint_eviction import TaintEvictionController
 from .util import (
@@ -78,6 +79,7 @@ class ControllerManager:
             TaintEvictionController(self),
             EndpointsController(self),
             GarbageCollector(self),
+            PodGarbageCollector(self),
         ]
 
     async def run(self) -> None:

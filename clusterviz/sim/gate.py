@@ -9,11 +9,10 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
 from clusterviz.api import codec, errors
 from clusterviz.api.request import ApiRequest, ResourcePath
 from clusterviz.store import kv, notify
+from clusterviz.store.threads import in_thread
 
 from . import flow
 from .bus import object_ref
@@ -22,8 +21,8 @@ from .engine import Engine
 # Writes that are bookkeeping rather than lesson: they are stored and watched, but are not hops.
 QUIET_KINDS = frozenset({"Lease", "Event", "SchedulingDecision"})
 
-_events_since = sync_to_async(kv.events_since, thread_sensitive=False)
-_current_revision = sync_to_async(kv.current_revision, thread_sensitive=False)
+_events_since = in_thread(kv.events_since)
+_current_revision = in_thread(kv.current_revision)
 
 Classify = Callable[[str, dict[str, Any], dict[str, Any] | None], str]
 
@@ -216,9 +215,12 @@ class EngineGate:
                 await subscription.wait(1.0)
                 if self._inflight:
                     continue  # the local write's own after_write publishes it, in flow order
-                if await _current_revision(self.cid) > self.published:
-                    async with self.engine.activity():
-                        await self.catch_up()
+                try:
+                    if await _current_revision(self.cid) > self.published:
+                        async with self.engine.activity():
+                            await self.catch_up()
+                except kv.StoreUnavailable:
+                    continue  # nothing is lost: the next round reads on from self.published
         finally:
             subscription.close()
 

@@ -20,15 +20,20 @@ from .models import EngineLease
 LEASE_SECONDS = float(os.environ.get("CLUSTERVIZ_ENGINE_LEASE_SECONDS", "15"))
 
 
+def host_name() -> str:
+    """The machine part of holder names: ``CLUSTERVIZ_HOST_NAME`` (e.g. a container's name) or the host name."""
+    return os.environ.get("CLUSTERVIZ_HOST_NAME") or socket.gethostname()
+
+
 def holder_identity() -> str:
     """This process's name in the lease table."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    return f"{host_name()}:{os.getpid()}"
 
 
 def _dead_local_holder(holder: str) -> bool:
     """True when ``holder`` was a process on this machine that no longer exists (a restarted server)."""
     host, _, pid = holder.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
+    if host != host_name() or not pid.isdigit():
         return False
     try:
         os.kill(int(pid), 0)

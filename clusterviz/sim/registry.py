@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
 from clusterviz.store import kv
+from clusterviz.store.threads import in_thread
 
 from . import lease, trace
 from .context import Context, SimSettings
@@ -44,6 +44,8 @@ class Running:
     gate: EngineGate
     ctx: Context
     components: dict[str, Any] = field(default_factory=dict)
+    # When this process last renewed the cluster's lease (time.monotonic()).
+    renewed: float = field(default_factory=time.monotonic)
 
 
 _running: dict[str, Running] = {}
@@ -51,7 +53,11 @@ _running: dict[str, Running] = {}
 _enabled = False
 # This process's name in the engine lease table.
 _holder = lease.holder_identity()
-RENEW_SECONDS = 5.0
+# Renew well within the lease, so one late renewal does not hand the cluster to another process.
+RENEW_SECONDS = min(5.0, lease.LEASE_SECONDS / 3)
+# Past this without a successful renewal (the database was unreachable), another process may soon
+# take the cluster over, so this one stops its engine first: never two engines on one cluster.
+GIVE_UP_SECONDS = lease.LEASE_SECONDS * 2 / 3
 
 
 def set_holder(holder: str) -> None:
@@ -114,13 +120,13 @@ async def claim_all() -> None:
 
     Simulation modes written by other processes (the simulations API in a web process) are followed.
     """
-    names = await sync_to_async(kv.cluster_names, thread_sensitive=False)()
+    names = await in_thread(kv.cluster_names)()
     for name in names:
         running = get(name)
         if running is None:
             await start(name)
             continue
-        if not await sync_to_async(lease.claim, thread_sensitive=False)(name, _holder):
+        if not await _renewed(running):
             await stop(name)
             continue
         saved = await trace.load_state(name)
@@ -155,12 +161,12 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
                 running.engine.set_mode(mode, speed)
             return running
         try:
-            cid = await sync_to_async(kv.cluster_id, thread_sensitive=False)(cluster)
+            cid = await in_thread(kv.cluster_id)(cluster)
         except kv.ClusterNotFound:
             return None
-        if not await sync_to_async(lease.claim, thread_sensitive=False)(cluster, _holder):
+        if not await in_thread(lease.claim)(cluster, _holder):
             return None  # another process runs this cluster's engine
-        revision = await sync_to_async(kv.current_revision, thread_sensitive=False)(cid)
+        revision = await in_thread(kv.current_revision)(cid)
         state = await trace.load_state(cluster)
         engine = Engine(cluster, mode or state.mode, speed if speed is not None else state.speed, state.time,
                         state.epoch)
@@ -180,11 +186,25 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
         return running
 
 
+async def _renewed(running: Running) -> bool:
+    """Renew the lease of a cluster running here; False once this process must stop its engine."""
+    try:
+        held = await in_thread(lease.claim)(running.cluster, _holder)
+    except kv.StoreUnavailable:
+        return time.monotonic() - running.renewed < GIVE_UP_SECONDS
+    if held:
+        running.renewed = time.monotonic()
+    return held
+
+
 async def _renew(cluster: str) -> None:
     """Keep this process's lease on ``cluster`` while its engine runs here."""
     while True:
         await asyncio.sleep(RENEW_SECONDS)  # wall-clock: leases expire in real time, not simulated time
-        if not await sync_to_async(lease.claim, thread_sensitive=False)(cluster, _holder):
+        running = _running.get(cluster)
+        if running is None:
+            return
+        if not await _renewed(running):
             log.warning("lost the engine lease of %s; stopping its engine here", cluster)
             asyncio.get_running_loop().create_task(stop(cluster))
             return
@@ -197,10 +217,24 @@ async def stop(cluster: str) -> None:
         return
     await running.gate.stop()
     await running.engine.stop()
-    await trace.save(running.engine)
-    await sync_to_async(lease.release, thread_sensitive=False)([cluster], _holder)
+    try:
+        await trace.save(running.engine)
+        await in_thread(lease.release)([cluster], _holder)
+    except kv.StoreUnavailable:
+        # The clock's last second and the lease are left behind; the lease expires by itself.
+        log.warning("could not save the engine of %s while stopping it", cluster)
 
 
 async def stop_all() -> None:
     for cluster in list(_running):
         await stop(cluster)
+
+
+async def delete_cluster(cluster: str) -> bool:
+    """Stop ``cluster``'s engine here, then remove the cluster with its objects and trace; False if unknown.
+
+    An engine another process runs stops there on its next look for clusters (``claim_all``).
+    """
+    await stop(cluster)
+    await in_thread(trace.forget)(cluster)
+    return await in_thread(kv.delete_cluster)(cluster)

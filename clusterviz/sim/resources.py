@@ -7,11 +7,10 @@ import copy
 from collections.abc import AsyncIterator
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
 from clusterviz.api import errors, handlers, resources, virtual
 from clusterviz.api.request import ApiRequest, ApiResponse, ResourcePath
 from clusterviz.apimachinery.field import invalid, not_supported
+from clusterviz.store.threads import in_thread
 
 from . import registry, trace
 from .bus import Message
@@ -119,7 +118,7 @@ async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             running.engine.set_mode(spec["mode"], float(spec["speed"]))
             for attr, value in values.items():
                 setattr(running.ctx.settings, attr, value)
-        await sync_to_async(trace.save_settings, thread_sensitive=False)(
+        await in_thread(trace.save_settings)(
             req.cluster, mode=spec["mode"], speed=float(spec["speed"]), settings=values
         )
         return ApiResponse(200, await _simulation_object(req.cluster))
@@ -132,7 +131,7 @@ async def _step(req: ApiRequest) -> ApiResponse:
         raise errors.service_unavailable("this cluster's simulation runs in another process")
     if running.engine.mode != "step":
         # Stepping switches to step mode; saved, so other processes (and this one's discovery) agree.
-        await sync_to_async(trace.save_settings, thread_sensitive=False)(req.cluster, mode="step")
+        await in_thread(trace.save_settings)(req.cluster, mode="step")
     until_numbered = req.flag("untilNumbered")
     for _ in range(10_000):
         msg = await running.engine.step()
@@ -154,7 +153,7 @@ def _since(req: ApiRequest) -> int:
 
 async def _messages(cluster: str, since: int, limit: int = 5000) -> list[dict[str, Any]]:
     running = registry.get(cluster)
-    items = await sync_to_async(trace.saved_messages, thread_sensitive=False)(cluster, since, limit)
+    items = await in_thread(trace.saved_messages)(cluster, since, limit)
     seen = {i["seq"] for i in items}
     if running is not None:
         items += [m.as_dict() for m in trace.unsaved(running.engine) if m.seq > since and m.seq not in seen]

@@ -23,6 +23,10 @@ class NodeSpec:
     taints: tuple[dict[str, str], ...] = ()
 
 
+# The demo's nodes: what a cluster is reset to when no lesson asks for others.
+DEFAULT_NODES = (NodeSpec("node01"), NodeSpec("node02"), NodeSpec("node03"))
+
+
 @dataclass(frozen=True)
 class Scenario:
     key: str
@@ -31,7 +35,7 @@ class Scenario:
     watch: str
     watch_zh: str
     manifest: str
-    nodes: tuple[NodeSpec, ...] = (NodeSpec("node01"), NodeSpec("node02"), NodeSpec("node03"))
+    nodes: tuple[NodeSpec, ...] = DEFAULT_NODES
     # Pods placed before the lesson starts (pinned with nodeName), to load nodes for scoring lessons.
     fillers: tuple[dict[str, Any], ...] = ()
 
@@ -218,33 +222,42 @@ spec:
 
 BY_KEY = {s.key: s for s in SCENARIOS}
 
-# What a reset removes (namespace default); the API server's own Service "kubernetes" stays.
+# What a reset removes (in every namespace); the API server's own Service "kubernetes" stays.
 _WORKLOADS = ("deployments", "replicasets", "replicationcontrollers", "services", "endpoints", "configmaps",
               "pods", "events", "schedulingdecisions")
 
 
-async def load(cluster: str, scenario: Scenario) -> None:
-    """Reset ``cluster`` to the scenario's starting state and leave its simulation in step mode."""
+async def reset(cluster: str, nodes: tuple[NodeSpec, ...] = DEFAULT_NODES,
+                fillers: tuple[dict[str, Any], ...] = ()) -> None:
+    """Remove every workload and node of ``cluster`` and register ``nodes`` afresh; the mode is kept."""
     client = Client(cluster, "dashboard", simulated=False)
+    mode = (await client.get("simulations", "default"))["spec"]["mode"]
+    # Fast-forward so that the components catch up with the deletions at once.
     await client.patch("simulations", "default", {"spec": {"mode": "fast-forward"}})
     for plural in _WORKLOADS:
-        for item in (await client.list(plural, "default"))["items"]:
-            name = item["metadata"]["name"]
-            if plural in ("services", "endpoints") and name == "kubernetes":
+        for item in (await client.list(plural))["items"]:
+            meta = item["metadata"]
+            if plural in ("services", "endpoints") and (meta.get("namespace"), meta["name"]) == ("default", "kubernetes"):
                 continue
             try:
-                await client.delete(plural, name, "default", {"gracePeriodSeconds": 0})
+                await client.delete(plural, meta["name"], meta.get("namespace", ""), {"gracePeriodSeconds": 0})
             except errors.StatusError as exc:
                 if exc.code != 404:
                     raise
-    wanted = {n.name: n for n in scenario.nodes}
     for node in (await client.list("nodes"))["items"]:
         await client.delete("nodes", node["metadata"]["name"])
-    for index, spec in enumerate(wanted.values(), start=1):
+    for index, spec in enumerate(nodes, start=1):
         body = node_object(spec.name, index, spec.cpu, spec.memory, labels=spec.labels)
         if spec.taints:
             body["spec"]["taints"] = list(spec.taints)
         await client.create(body)
-    for filler in scenario.fillers:
+    for filler in fillers:
         await client.create(filler)
+    await client.patch("simulations", "default", {"spec": {"mode": mode}})
+
+
+async def load(cluster: str, scenario: Scenario) -> None:
+    """Reset ``cluster`` to the scenario's starting state and leave its simulation in step mode."""
+    await reset(cluster, scenario.nodes, scenario.fillers)
+    client = Client(cluster, "dashboard", simulated=False)
     await client.patch("simulations", "default", {"spec": {"mode": "step"}})

@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+
+from clusterviz.store import kv
+from clusterviz.store.threads import in_thread
 
 from .bus import Message
 from .engine import Engine
@@ -45,7 +47,7 @@ def _load(cluster: str) -> State:
 
 
 async def load_state(cluster: str) -> State:
-    return await sync_to_async(_load, thread_sensitive=False)(cluster)
+    return await in_thread(_load)(cluster)
 
 
 def _write(cluster: str, messages: list[Message], state: dict[str, Any]) -> None:
@@ -67,7 +69,11 @@ async def save(engine: Engine) -> None:
     buffer = _buffers.get(engine, [])
     batch, buffer[:] = list(buffer), []
     state = {"time": engine.now, "last_seq": engine.last_seq}
-    await sync_to_async(_write, thread_sensitive=False)(engine.cluster, batch, state)
+    try:
+        await in_thread(_write)(engine.cluster, batch, state)
+    except kv.StoreUnavailable:
+        buffer[:0] = batch  # kept for the next flush, in order
+        raise
 
 
 def attach(engine: Engine) -> None:
@@ -80,7 +86,10 @@ def attach(engine: Engine) -> None:
         while True:
             await asyncio.sleep(FLUSH_SECONDS)  # wall-clock: persistence batching, not simulated time
             if buffer or engine.mode == "live":
-                await save(engine)
+                try:
+                    await save(engine)
+                except kv.StoreUnavailable:
+                    pass  # the database is briefly away; the buffer is written at the next flush
 
     task = asyncio.get_running_loop().create_task(flush_forever())
     engine.background.add(task)
@@ -101,3 +110,10 @@ def saved_messages(cluster: str, since_seq: int, limit: int) -> list[dict[str, A
 
 def save_settings(cluster: str, **values: Any) -> None:
     Simulation.objects.update_or_create(cluster=cluster, defaults=values)
+
+
+def forget(cluster: str) -> None:
+    """Drop a deleted cluster's clock, settings and trace, so a new cluster of that name starts afresh."""
+    with transaction.atomic():
+        FlowMessage.objects.filter(cluster=cluster).delete()
+        Simulation.objects.filter(cluster=cluster).delete()

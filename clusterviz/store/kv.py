@@ -44,6 +44,10 @@ class RevisionConflict(StoreError):
     """The caller's resourceVersion (or uid precondition) is not the stored one."""
 
 
+class StoreUnavailable(StoreError):
+    """The database could not be reached, or the connection broke; nothing was written."""
+
+
 class Compacted(StoreError):
     """The requested revision is older than what the watch log still holds."""
 

@@ -3,7 +3,8 @@
 A wake-up only says "cluster N reached revision R"; watchers always read the
 log itself, so a lost wake-up delays an event but never loses it. Watchers in
 this process are woken directly; other processes learn through the channel
-layer group of the cluster.
+layer group of the cluster, which each event loop with watchers joins (with
+Redis; the in-memory layer has no other processes to hear from).
 """
 
 from __future__ import annotations
@@ -28,8 +29,67 @@ def group_name(cid: int) -> str:
     return f"cluster-{cid}"
 
 
+class _Listener:
+    """One event loop's channel on the layer: it joins the groups of the clusters watched there and
+    wakes their watchers when another process writes."""
+
+    RETRY_SECONDS = 1.0
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.clusters: set[int] = set()
+        self.channel: asyncio.Future[str] = loop.create_future()
+        self.tasks = {loop.create_task(self._receive())}
+
+    def join(self, cid: int) -> None:
+        """Hear about ``cid``'s writes (again: joining renews the group membership's expiry)."""
+        self.clusters.add(cid)
+        task = self.loop.create_task(self._join([cid]))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _join(self, cids: list[int]) -> None:
+        channel = await asyncio.shield(self.channel)
+        try:
+            for cid in cids:
+                await get_channel_layer().group_add(group_name(cid), channel)
+        except Exception:  # noqa: BLE001 - without the group, watchers still poll the log
+            log.warning("could not join the wake-up groups of clusters %s", cids, exc_info=True)
+
+    async def _receive(self) -> None:
+        layer = get_channel_layer()
+        while True:
+            try:
+                if not self.channel.done():
+                    self.channel.set_result(await layer.new_channel())
+                message = await layer.receive(self.channel.result())
+                wake_local(int(message["cluster"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis went away: watchers poll meanwhile
+                log.warning("lost the channel layer; retrying", exc_info=True)
+                await asyncio.sleep(self.RETRY_SECONDS)  # wall-clock: waiting for Redis to come back
+                # Redis may have lost the memberships (a restart); join again.
+                await self._join(sorted(self.clusters))
+
+
+_listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
+
+
+def _listen(cid: int) -> None:
+    """Make this event loop hear other processes' writes to ``cid``."""
+    if not settings.REDIS_URL:
+        return
+    loop = asyncio.get_running_loop()
+    for closed in [other for other in _listeners if other.is_closed()]:
+        del _listeners[closed]  # the event loops of finished tests
+    if loop not in _listeners:
+        _listeners[loop] = _Listener(loop)
+    _listeners[loop].join(cid)
+
+
 class Subscription:
-    """An asyncio.Event set whenever the cluster's revision moves."""
+    """An asyncio.Event set whenever the cluster's revision moves, here or in another process."""
 
     def __init__(self, cid: int) -> None:
         self.cid = cid
@@ -37,6 +97,7 @@ class Subscription:
         self.event = asyncio.Event()
         with _lock:
             _waiters[cid].add((self.loop, self.event))
+        _listen(cid)
 
     async def wait(self, timeout: float) -> bool:
         """Wait until woken or ``timeout`` seconds pass; True if woken."""
@@ -70,7 +131,7 @@ def publish(cid: int, revision: int) -> None:
     if settings.REDIS_URL:
         try:
             async_to_sync(get_channel_layer().group_send)(
-                group_name(cid), {"type": "revision.written", "revision": revision}
+                group_name(cid), {"type": "revision.written", "cluster": cid, "revision": revision}
             )
         except Exception:  # noqa: BLE001 - a lost wake-up only delays watchers, who also poll
             log.warning("could not publish revision %s of cluster %s", revision, cid, exc_info=True)

@@ -3,7 +3,8 @@
 On connect the page gets a full snapshot; after that every batch of watch
 events (about 50 ms worth) re-renders the node cards and the pending queue,
 and every delivered bus message is appended to the timeline and sent as JSON
-for the animation layer.
+for the animation layer. A change to any object the objects panel shows sends
+a small fragment that makes the panel reload its tables (at most once a second).
 """
 
 from __future__ import annotations
@@ -14,13 +15,18 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from clusterviz.api import errors
 from clusterviz.api.client import Client
 
+from .captions import caption, language_of
 from .cluster_view import node_cards, pending_pods
 
 BATCH_SECONDS = 0.05
+OBJECTS_SECONDS = 1.0
+# Watched for the objects panel only: a change just makes the panel reload.
+PANEL_RESOURCES = ("deployments", "replicasets", "replicationcontrollers", "services", "endpoints", "events")
 
 
 class ClusterConsumer(AsyncWebsocketConsumer):
@@ -35,11 +41,16 @@ class ClusterConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.accept()
+        # Fragments and captions are rendered in the language the page was rendered in.
+        self.language = language_of(self.scope)
         self.dirty = asyncio.Event()
+        self.objects_dirty = asyncio.Event()
+        self.last_frame = ""
         self.caches: dict[str, dict[str, dict[str, Any]]] = {"pods": {}, "nodes": {}}
-        self.tasks = [asyncio.ensure_future(self.follow(plural)) for plural in ("pods", "nodes")]
+        self.tasks = [asyncio.ensure_future(self.follow(plural)) for plural in (*self.caches, *PANEL_RESOURCES)]
         self.tasks.append(asyncio.ensure_future(self.follow_messages()))
         self.tasks.append(asyncio.ensure_future(self.render_loop()))
+        self.tasks.append(asyncio.ensure_future(self.objects_loop()))
 
     async def disconnect(self, code: int) -> None:
         for task in getattr(self, "tasks", []):
@@ -47,12 +58,13 @@ class ClusterConsumer(AsyncWebsocketConsumer):
 
     async def follow(self, plural: str) -> None:
         """List, then watch one resource type into the cache (list-watch, as every component does)."""
-        cache = self.caches[plural]
+        cache = self.caches.get(plural, {})
         while True:
             listed = await self.client.list(plural)
             cache.clear()
-            cache.update({self.key(o): o for o in listed["items"]})
-            self.dirty.set()
+            if plural in self.caches:
+                cache.update({self.key(o): o for o in listed["items"]})
+            self.changed(plural)
             try:
                 async for event in self.client.watch(plural, resource_version=listed["metadata"]["resourceVersion"]):
                     obj = event["object"]
@@ -60,11 +72,16 @@ class ClusterConsumer(AsyncWebsocketConsumer):
                         break
                     if event["type"] == "DELETED":
                         cache.pop(self.key(obj), None)
-                    elif event["type"] in ("ADDED", "MODIFIED"):
+                    elif event["type"] in ("ADDED", "MODIFIED") and plural in self.caches:
                         cache[self.key(obj)] = obj
-                    self.dirty.set()
+                    self.changed(plural)
             except errors.StatusError:
                 continue  # expired: list again
+
+    def changed(self, plural: str) -> None:
+        self.objects_dirty.set()
+        if plural in self.caches:
+            self.dirty.set()
 
     @staticmethod
     def key(obj: dict[str, Any]) -> str:
@@ -78,9 +95,22 @@ class ClusterConsumer(AsyncWebsocketConsumer):
             self.dirty.clear()
             pods, nodes = list(self.caches["pods"].values()), list(self.caches["nodes"].values())
             context = {"cluster": self.cluster, "oob": True}
-            html = render_to_string("web/cluster.html#nodes", {**context, "cards": node_cards(nodes, pods)})
-            html += render_to_string("web/cluster.html#pending", {**context, "pending": pending_pods(pods)})
-            await self.send(text_data=html)
+            with translation.override(self.language):
+                html = render_to_string("web/cluster.html#nodes", {**context, "cards": node_cards(nodes, pods)})
+                html += render_to_string("web/cluster.html#pending", {**context, "pending": pending_pods(pods)})
+            # Heartbeats change nodes without changing the cards; an unchanged frame is not sent.
+            if html != self.last_frame:
+                self.last_frame = html
+                await self.send(text_data=html)
+
+    async def objects_loop(self) -> None:
+        """Make the page reload its objects panel after changes, at most once per ``OBJECTS_SECONDS``."""
+        while True:
+            await self.objects_dirty.wait()
+            self.objects_dirty.clear()
+            await self.send(text_data=render_to_string("web/objects.html#refresh", {"cluster": self.cluster}))
+            # wall-clock: a change during the pause sets the flag again, so the last one is never missed
+            await asyncio.sleep(OBJECTS_SECONDS)
 
     async def follow_messages(self) -> None:
         """The trace, live: a timeline row per delivered message, and JSON for the animation."""
@@ -92,6 +122,8 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         assert resp.stream is not None
         async for event in resp.stream:
             message = event["object"]
-            row = render_to_string("web/cluster.html#message", {"m": message, "oob": True})
+            with translation.override(self.language):
+                row = render_to_string("web/flow.html#message", {"m": message, "oob": True})
+                said = caption(message)
             await self.send(text_data=row)
-            await self.send(text_data=json.dumps({"flow": message}))
+            await self.send(text_data=json.dumps({"flow": message, "caption": said}))

@@ -14,18 +14,20 @@ from django.views.decorators.http import require_POST
 from clusterviz.api import errors
 from clusterviz.api.bootstrap import cluster_summaries
 from clusterviz.api.client import Client
+from clusterviz.classroom.identity import readable_clusters
 from clusterviz.sim import scenarios
 
 from . import yaml_form
-from .cluster_view import node_cards, pending_pods, scoring_table
+from .cluster_view import node_cards, pending_pods
 from .export import export_cluster
+from .objects import tab_titles
 
 MODES = ("live", "paused", "step", "fast-forward")
 
 
 async def home(request: HttpRequest) -> HttpResponse:
     """The clusters this server simulates, and how to reach each with kubectl."""
-    clusters = await cluster_summaries()
+    clusters = await cluster_summaries(await readable_clusters(request))
     base = request.build_absolute_uri("/").rstrip("/")
     return render(request, "web/home.html", {"clusters": clusters, "base": base})
 
@@ -58,53 +60,8 @@ async def cluster_page(request: HttpRequest, cluster: str) -> HttpResponse:
     context = await cluster_context(cluster)
     context["base"] = request.build_absolute_uri("/").rstrip("/")
     context["default_yaml"] = (settings.BASE_DIR / "examples" / "myapp.yaml").read_text()
+    context["object_tabs"] = tab_titles()
     return render(request, "web/cluster.html", context)
-
-
-async def scoring(request: HttpRequest, cluster: str, namespace: str, name: str) -> HttpResponse:
-    """The scoring panel of one Pod: every node x filter, then every node x score plugin, from its decisions."""
-    client = Client(cluster, "dashboard")
-    decisions = (await client.list("schedulingdecisions", namespace, label_selector=f"clusterviz.io/pod={name}"))["items"]
-    decisions.sort(key=lambda d: d.get("attempt", 0))
-    wanted = request.GET.get("attempt")
-    record = next((d for d in decisions if str(d.get("attempt")) == wanted), decisions[-1] if decisions else None)
-    return render(request, "web/scoring.html", {
-        "cluster": cluster, "namespace": namespace, "name": name, "record": record,
-        "attempts": [d.get("attempt") for d in decisions], "table": scoring_table(record) if record else None,
-    })
-
-
-def node_patch(action: str, value: str) -> dict[str, Any]:
-    """The merge patch of a node action from the page (label, unlabel, cordon, uncordon, stop, start)."""
-    if action == "label":
-        key, sep, val = value.partition("=")
-        if not sep or not key.strip():
-            raise ValueError("write the label as key=value, e.g. disktype=ssd")
-        return {"metadata": {"labels": {key.strip(): val.strip()}}}
-    if action == "unlabel":
-        key = value.strip().rstrip("-")
-        if not key:
-            raise ValueError("name the label to remove, e.g. disktype")
-        return {"metadata": {"labels": {key: None}}}
-    if action in ("cordon", "uncordon"):
-        return {"spec": {"unschedulable": True if action == "cordon" else None}}
-    if action in ("stop", "start"):
-        state = "stopped" if action == "stop" else "running"
-        return {"metadata": {"annotations": {"clusterviz.io/kubelet": state}}}
-    raise ValueError(f"unknown action {action!r}")
-
-
-@require_POST
-async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResponse:
-    """Node actions from its card, written through the API like kubectl label / cordon / annotate."""
-    try:
-        patch = node_patch(request.POST.get("action", ""), request.POST.get("value", ""))
-        await Client(cluster, "dashboard").patch("nodes", name, patch)
-    except ValueError as exc:
-        return render(request, "web/flash.html", {"error": str(exc)})
-    except errors.StatusError as exc:
-        return render(request, "web/flash.html", {"error": exc.message})
-    return render(request, "web/flash.html", {"done": f"node/{name}: {request.POST.get('action')} done"})
 
 
 @require_POST

@@ -49,18 +49,16 @@ def field_line(text: str, path: str) -> int | None:
 
 
 def split_documents(text: str) -> list[tuple[int, str]]:
-    """(first line, text) of every YAML document in a multi-document string."""
-    docs, start, current = [], 1, []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if raw.strip() == "---":
-            if "".join(current).strip():
-                docs.append((start, "\n".join(current)))
-            current, start = [], number + 1
-        else:
-            current.append(raw)
-    if "".join(current).strip():
-        docs.append((start, "\n".join(current)))
-    return docs
+    """(first line, text) of every non-empty YAML document in a multi-document string.
+
+    The documents are where YAML itself splits them (``--- # note``, ``...``, a ``---`` inside a block
+    scalar), so they line up one to one with what ``codec.parse_yaml(text, multi=True)`` returns.
+    """
+    return [
+        (node.start_mark.line + 1, text[node.start_mark.index:node.end_mark.index])
+        for node in yaml.compose_all(text, Loader=yaml.SafeLoader)
+        if node.tag != "tag:yaml.org,2002:null"
+    ]
 
 
 async def run(cluster: str, action: str, text: str) -> list[Outcome]:
@@ -68,14 +66,13 @@ async def run(cluster: str, action: str, text: str) -> list[Outcome]:
     if action not in ACTIONS:
         return [Outcome(False, f"unknown action {action!r}")]
     try:
-        codec.parse_yaml(text, multi=True)
+        documents = codec.parse_yaml(text, multi=True)
     except errors.StatusError as exc:
         match = _LINE.search(exc.message)
         return [Outcome(False, exc.message, int(match.group(1)) if match else None)]
     client = Client(cluster, "dashboard")
     outcomes = []
-    for first_line, doc_text in split_documents(text):
-        obj = codec.parse_yaml(doc_text)
+    for obj, (first_line, doc_text) in zip(documents, split_documents(text), strict=True):
         if not isinstance(obj, dict):
             outcomes.append(Outcome(False, "a document must be a Kubernetes object (a mapping)", first_line))
             continue

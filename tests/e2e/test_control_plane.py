@@ -221,8 +221,9 @@ def test_node_failure_moves_pods_and_recovers(cluster_kubectl: Kubectl, tmp_path
 
 
 def endpoint_ips(kubectl: Kubectl) -> list[str]:
-    """The addresses of the ``myapp`` Endpoints, sorted."""
-    subsets = json.loads(ok(kubectl("get", "endpoints", "myapp", "-o", "json"))).get("subsets") or []
+    """The addresses of the ``myapp`` Endpoints, sorted (none until the endpoints controller has made them)."""
+    listed = json.loads(ok(kubectl("get", "endpoints", "--field-selector=metadata.name=myapp", "-o", "json")))
+    subsets = [s for item in listed["items"] for s in item.get("subsets") or []]
     return sorted(a["ip"] for s in subsets for a in s.get("addresses") or [])
 
 

@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
-import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.livesim import ROOT, LiveServer
+from tests.livesim import ROOT, LiveServer, wait_until
 
 MYAPP = (ROOT / "examples" / "myapp.yaml").read_text()
 
@@ -27,31 +25,17 @@ def web(tmp_path: Path) -> Iterator[LiveServer]:
     server.stop()
 
 
-def start_worker(server: LiveServer) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "simworker", "--interval", "0.5"],
-                            env=server.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
 def running_pods(server: LiveServer) -> list[dict]:
     with urllib.request.urlopen(server.cluster_url() + "/api/v1/namespaces/default/pods?labelSelector=app%3Dmyapp") as r:
         items = json.loads(r.read())["items"]
     return [p for p in items if p["status"].get("phase") == "Running" and not p["metadata"].get("deletionTimestamp")]
 
 
-def wait_until(check: Callable[[], bool], seconds: float = 60) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.25)  # wall-clock: waiting for another process
-    return False
-
-
 def test_a_worker_runs_the_cluster_and_another_takes_over_when_it_dies(web: LiveServer, kubectl_binary: str,
                                                                        tmp_path: Path):
     manifest = tmp_path / "myapp.yaml"
     manifest.write_text(MYAPP)
-    first = start_worker(web)
+    first = web.start_worker()
     second: subprocess.Popen[bytes] | None = None
     try:
         env = {"HOME": str(tmp_path), "KUBECONFIG": str(tmp_path / "kc"), "PATH": "/usr/bin:/bin"}
@@ -62,7 +46,7 @@ def test_a_worker_runs_the_cluster_and_another_takes_over_when_it_dies(web: Live
 
         first.send_signal(signal.SIGKILL)
         first.wait()
-        second = start_worker(web)
+        second = web.start_worker()
         scaled = subprocess.run([*kubectl, "scale", "deployment", "myapp", "--replicas=5"], env=env,
                                 capture_output=True, text=True)
         assert scaled.returncode == 0, scaled.stderr

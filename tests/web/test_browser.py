@@ -68,6 +68,78 @@ def test_clicking_a_pod_opens_its_scoring_panel(page, live: LiveServer, kubectl_
     assert page.problems == []  # type: ignore[attr-defined]
 
 
+def test_stepping_through_the_scoring_panel_reveals_one_node_then_one_plugin_per_click(
+    page, live: LiveServer, kubectl_binary: str, tmp_path: Path
+):
+    manifest = tmp_path / "pod.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: walked}\nspec:\n"
+                        "  containers: [{name: c, image: 'nginx:1.27', resources: {requests: {cpu: 250m}}}]\n")
+    subprocess.run([kubectl_binary, f"--server={live.cluster_url()}", f"--cache-dir={tmp_path}", "apply", "-f",
+                    str(manifest)], check=True, capture_output=True, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    page.goto(f"{live.url}/c/demo/")
+    page.click(".chip[title^='default/walked']", timeout=15_000)
+    page.wait_for_selector("#scoring-panel")
+    shown = "document.querySelectorAll('#scoring-panel td[data-step]:not(.step-hidden)').length"
+    per_node = page.locator("#scoring table.filters thead th").count() - 1  # each filter, and the result
+    plugins = page.locator("#scoring table.scores thead th[data-plugin-step]").count()
+    nodes = page.locator("#scoring table.filters tbody tr").count()
+    assert plugins >= 2 and nodes == page.locator("#scoring table.scores tbody tr").count()
+    page.click("#scoring [data-stepper='start']")
+    assert page.evaluate(shown) == 0
+    assert not page.locator("#scoring .verdict").is_visible()
+    for node in range(1, nodes + 1):
+        page.click("#scoring [data-stepper='next']")
+        assert page.evaluate(shown) == node * per_node
+        assert page.locator("#scoring .narration li:visible").inner_text().startswith("Filter · ")
+    names = page.locator("#scoring table.scores thead th[data-plugin-step]")
+    for plugin in range(1, plugins + 1):
+        page.keyboard.press("ArrowRight")  # the keyboard works as well as the button
+        assert page.evaluate(shown) == nodes * per_node + plugin * nodes
+        plugin_name = names.nth(plugin - 1).inner_text().split("\n")[0]
+        assert page.locator("#scoring .narration li:visible").inner_text().startswith(plugin_name)
+        assert not page.locator("#scoring .win-mark").is_visible()  # the winner does not give itself away
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#scoring tr.winner .win-mark").is_visible()
+    assert page.locator("#scoring .verdict").is_visible()
+    final = nodes + plugins + 1
+    assert page.locator("#scoring .step-count").inner_text() == f"{final} / {final}"
+    page.click("#scoring [data-stepper='back']")
+    assert not page.locator("#scoring .win-mark").is_visible()
+    page.click("#scoring [data-stepper='all']")
+    assert page.evaluate(shown) == page.locator("#scoring-panel td[data-step]").count()
+    assert page.problems == []  # type: ignore[attr-defined]
+
+
+def test_clicking_a_timeline_row_highlights_its_arrow_and_caption(
+    page, live: LiveServer, kubectl_binary: str, tmp_path: Path
+):
+    page.add_init_script("document.addEventListener('htmx:wsAfterMessage', () => { window.frames_seen = true; })")
+    page.goto(f"{live.url}/c/demo/")
+    assert page.locator("#flow .lane").count() == min(4, page.locator("#nodes .node-card").count())
+    page.wait_for_function("window.frames_seen === true")  # the socket is up: what follows arrives live
+    subprocess.run([kubectl_binary, f"--server={live.cluster_url()}", f"--cache-dir={tmp_path}", "run", "timeline-pod",
+                    "--image=nginx:1.27"], check=True, capture_output=True, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    page.wait_for_selector("#nodes .chip.running:has-text('timeline-pod')", timeout=15_000)
+    # Paused, so no later message takes the caption over while we look.
+    page.click("#controls button[value='paused']")
+    page.wait_for_selector("#controls button.on[value='paused']")
+    try:
+        row = page.locator("#timeline li[data-step='9']:has-text('timeline-pod')").first
+        row.click()
+        assert row.get_attribute("aria-current") == "true"
+        assert page.locator("#timeline li.selected").count() == 1
+        assert page.inner_text("#caption .step") == "9"
+        assert page.inner_text("#caption .text") == row.locator(".what").inner_text()
+        assert "filters and scores the nodes" in page.inner_text("#caption .caption-why")
+        assert page.get_attribute("#flow-focus", "points")  # the API server -> scheduler arrow
+        page.wait_for_selector("#tokens .token.parked")  # the numbered token arrived at the scheduler
+        page.screenshot(path=str(tmp_path / "timeline.png"))
+    finally:
+        page.click("#controls button[value='fast-forward']")
+        page.wait_for_selector("#controls button.on[value='fast-forward']")
+    assert page.problems == []  # type: ignore[attr-defined]
+
+
 def test_bad_yaml_in_the_editor_is_marked_at_its_line(page, live: LiveServer, tmp_path: Path):
     page.goto(f"{live.url}/c/demo/")
     page.wait_for_selector(".CodeMirror")

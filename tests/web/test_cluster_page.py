@@ -89,7 +89,7 @@ async def test_the_scoring_panel_of_a_pending_pod_gives_the_reasons(sim, async_c
 async def test_node_actions_write_through_the_api(async_client):
     kubectl = Client("demo", "kubectl")
     reply = await async_client.post("/c/demo/nodes/node01/action", {"action": "label", "value": "disktype=ssd"})
-    assert "label done" in reply.content.decode()
+    assert "node/node01 labeled" in reply.content.decode()
     assert (await kubectl.get("nodes", "node01"))["metadata"]["labels"]["disktype"] == "ssd"
     await async_client.post("/c/demo/nodes/node01/action", {"action": "cordon"})
     assert (await kubectl.get("nodes", "node01"))["spec"]["unschedulable"] is True

@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from asgiref.sync import sync_to_async
 from django.core.management.base import BaseCommand, CommandParser
 
 from clusterviz.sim import lease, registry
+from clusterviz.store import kv
+from clusterviz.store.threads import in_thread
 
 
 class Command(BaseCommand):
@@ -35,7 +36,11 @@ class Command(BaseCommand):
         self.stdout.write(f"simworker {holder} started")
         try:
             while not stopping.is_set():
-                await registry.claim_all()
+                try:
+                    await registry.claim_all()
+                except kv.StoreUnavailable as exc:
+                    # Engines give their clusters up by themselves if this lasts (registry.GIVE_UP_SECONDS).
+                    self.stderr.write(f"simworker {holder}: database unavailable ({exc}); retrying")
                 try:
                     await asyncio.wait_for(stopping.wait(), interval)  # wall-clock: lease renewal period
                 except TimeoutError:
@@ -43,5 +48,8 @@ class Command(BaseCommand):
         finally:
             owned = list(registry.running_clusters())
             await registry.stop_all()
-            await sync_to_async(lease.release)(owned, holder)
+            try:
+                await in_thread(lease.release)(owned, holder)
+            except kv.StoreUnavailable:
+                pass  # the leases expire by themselves
             self.stdout.write(f"simworker {holder} stopped")

@@ -1,0 +1,129 @@
+"""Finding out who is asking (bearer token, signed-in user, or a student's signed cookie) and what a cluster is.
+
+The sandbox cookie is signed with the project's secret key, so a student cannot
+claim another sandbox by editing it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core import signing
+
+from clusterviz.store import kv
+
+from .access import DEMO, READ, SANDBOX, Identity, Ownership, allows, permission
+from .models import AccessToken, Classroom, Sandbox, token_digest
+
+SANDBOX_COOKIE = "clusterviz-sandbox"
+COOKIE_SALT = "clusterviz.classroom.sandbox"
+TEACH_PERMISSION = "classroom.teach"
+# Ownership only changes when a class or sandbox is created; a short cache spares two queries per request.
+OWNERSHIP_TTL = 2.0
+_ownership_cache: dict[str, tuple[float, Ownership]] = {}
+
+
+class InvalidToken(Exception):
+    """A bearer token that matches no AccessToken."""
+
+
+def sign_sandbox(sandbox_id: int) -> str:
+    """The cookie value naming a student's sandbox."""
+    return signing.get_cookie_signer(salt=SANDBOX_COOKIE + COOKIE_SALT).sign(str(sandbox_id))
+
+
+def sandbox_id_from_cookie(value: str | None) -> int | None:
+    """The sandbox a cookie names, or None when absent, tampered with or malformed."""
+    if not value:
+        return None
+    try:
+        return int(signing.get_cookie_signer(salt=SANDBOX_COOKIE + COOKIE_SALT).unsign(value))
+    except (signing.BadSignature, ValueError):
+        return None
+
+
+def student(sandbox: Sandbox) -> Identity:
+    """The identity of a sandbox's student."""
+    return Identity(username=f"student:{sandbox.student}", sandbox=sandbox.cluster.name, classroom=sandbox.classroom_id)
+
+
+async def user_identity(user: Any) -> Identity | None:
+    """A signed-in Django user as an identity (None for anonymous users)."""
+    if user is None or not user.is_authenticated:
+        return None
+    teacher = user.is_superuser or await user.ahas_perm(TEACH_PERMISSION)
+    return Identity(username=user.get_username(), teacher=teacher)
+
+
+async def identify(authorization: str, user: Any, sandbox_cookie: str | None) -> Identity:
+    """Who is asking: a bearer token wins, then a signed-in user, then the sandbox cookie."""
+    if authorization.lower().startswith("bearer "):
+        token = authorization[7:].strip()
+        row = (
+            await AccessToken.objects.select_related("sandbox__cluster", "user")
+            .filter(digest=token_digest(token))
+            .afirst()
+        )
+        if row is None:
+            raise InvalidToken
+        if row.sandbox is not None:
+            return student(row.sandbox)
+        identity = await user_identity(row.user)
+        assert identity is not None
+        return identity
+    identity = await user_identity(user)
+    if identity is not None:
+        return identity
+    sandbox_id = sandbox_id_from_cookie(sandbox_cookie)
+    if sandbox_id is not None:
+        sandbox = await Sandbox.objects.select_related("cluster").filter(pk=sandbox_id).afirst()
+        if sandbox is not None:
+            return student(sandbox)
+    return Identity()
+
+
+async def ownership(cluster: str) -> Ownership:
+    """Whether ``cluster`` is a class's demo, a student's sandbox, or neither."""
+    now = time.monotonic()
+    cached = _ownership_cache.get(cluster)
+    if cached is not None and now - cached[0] < OWNERSHIP_TTL:
+        return cached[1]
+    owner = Ownership()
+    sandbox = await Sandbox.objects.filter(cluster__name=cluster).afirst()
+    if sandbox is not None:
+        owner = Ownership(SANDBOX, sandbox.classroom_id)
+    else:
+        classroom = await Classroom.objects.filter(demo__name=cluster).afirst()
+        if classroom is not None:
+            owner = Ownership(DEMO, classroom.pk, classroom.public)
+    _ownership_cache[cluster] = (now, owner)
+    return owner
+
+
+def forget_ownership(cluster: str = "") -> None:
+    """Drop cached ownership (after a class or sandbox changed in this process)."""
+    if cluster:
+        _ownership_cache.pop(cluster, None)
+    else:
+        _ownership_cache.clear()
+
+
+async def readable_clusters(request: Any) -> list[str]:
+    """The names of the clusters the page's visitor may read (the home page lists no others)."""
+    try:
+        identity = await identify(
+            request.headers.get("Authorization", ""), await request.auser(), request.COOKIES.get(SANDBOX_COOKIE)
+        )
+    except InvalidToken:
+        identity = Identity()
+    names = await sync_to_async(kv.cluster_names)()
+    mode = classroom_mode()
+    return [name for name in names if allows(permission(identity, name, await ownership(name), mode), READ)]
+
+
+def classroom_mode() -> bool:
+    """Whether clusters outside any class are closed to all but teachers."""
+    return settings.CLUSTERVIZ["ACCESS"] == "classroom"

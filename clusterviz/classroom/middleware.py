@@ -1,0 +1,140 @@
+"""Access control and write rate limits for everything under /c/<cluster>/.
+
+The API (what kubectl and the Python client call) answers refusals as
+Kubernetes Status objects: 401 for an unknown token, 403 with RBAC's wording
+(``pods is forbidden: User "student:ann" cannot create resource "pods" in API
+group "" in the namespace "default"``), 429 with Retry-After for too many
+writes. The dashboard's pages and forms get the same decisions as plain text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from asgiref.sync import markcoroutinefunction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from . import ratelimit
+from .access import READ, UNOWNED, WRITE, Identity, allows, permission
+from .identity import SANDBOX_COOKIE, InvalidToken, classroom_mode, identify, ownership
+
+# Everything of one cluster: its page, forms and API; plus the home page's reset and delete buttons.
+CLUSTER_PATH = re.compile(
+    r"^/(?:c/(?P<cluster>[-a-zA-Z0-9_]+)/|clusters/(?P<managed>[-a-zA-Z0-9_]+)/|clusters/(?P<new>new)$)(?P<rest>.*)$"
+)
+API_PREFIXES = ("api", "apis", "version", "openapi", "healthz", "livez", "readyz")
+READ_METHODS = ("GET", "HEAD", "OPTIONS")
+VERBS = {"POST": "create", "PUT": "update", "PATCH": "patch", "DELETE": "delete"}
+
+
+def describe_request(method: str, path: str, query: dict[str, str]) -> tuple[str, str, str, str]:
+    """(verb, resource, group, namespace) of an API path, as an RBAC message names them."""
+    parts = [p for p in path.split("/") if p]
+    group, rest = "", parts[2:]
+    if parts[:1] == ["apis"]:
+        group, rest = (parts[1] if len(parts) > 1 else ""), parts[3:]
+    namespace = ""
+    if len(rest) >= 3 and rest[0] == "namespaces":
+        namespace, rest = rest[1], rest[2:]
+    resource = rest[0] if rest else (parts[0] if parts else "")
+    if method in READ_METHODS:
+        named = len(rest) >= 2
+        verb = "watch" if query.get("watch", "").lower() in ("true", "1") else ("get" if named else "list")
+    else:
+        verb = VERBS.get(method, method.lower())
+    return verb, resource, group, namespace
+
+
+def is_discovery(rest: str) -> bool:
+    """Paths every caller may read, as Kubernetes' system:discovery role allows: the same for every cluster."""
+    parts = [p for p in rest.split("/") if p]
+    if parts[:1] in (["version"], ["openapi"], ["healthz"], ["livez"], ["readyz"]):
+        return True
+    return (parts[:1] == ["api"] and len(parts) <= 2) or (parts[:1] == ["apis"] and len(parts) <= 3)
+
+
+def forbidden_message(identity: Identity, verb: str, resource: str, group: str, namespace: str) -> str:
+    """RBAC's refusal text."""
+    where = f'in the namespace "{namespace}"' if namespace else "at the cluster scope"
+    return (
+        f'{resource} is forbidden: User "{identity.username}" cannot {verb} resource "{resource}" '
+        f'in API group "{group}" {where}'
+    )
+
+
+def status(code: int, reason: str, message: str, retry_after: int | None = None) -> HttpResponse:
+    """A Kubernetes Status reply."""
+    body = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": message,
+            "reason": reason, "code": code}  # fmt: skip
+    response = HttpResponse(json.dumps(body), status=code, content_type="application/json")
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+def page_refusal(request: HttpRequest, message: str, code: int) -> HttpResponse:
+    """A refusal for the dashboard: htmx shows only successful replies, so its forms get the flash fragment."""
+    if request.headers.get("HX-Request"):
+        return render(request, "web/flash.html", {"error": message})
+    return HttpResponse(message, status=code, content_type="text/plain; charset=utf-8")
+
+
+class ClusterAccessMiddleware:
+    """Checks every request under /c/<cluster>/ against the classroom's rules before any view runs."""
+
+    sync_capable = False
+    async_capable = True
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+        # Tells Django this instance is a coroutine function, so it is awaited directly.
+        markcoroutinefunction(self)
+
+    async def __call__(self, request: HttpRequest) -> Any:
+        match = CLUSTER_PATH.match(request.path)
+        if match is None:
+            return await self.get_response(request)
+        # A new cluster belongs to no class yet: creating one is a write to an unowned cluster.
+        cluster, rest = match["cluster"] or match["managed"] or "", match["rest"]
+        is_api = rest.split("/", 1)[0] in API_PREFIXES
+        wanted = READ if request.method in READ_METHODS else WRITE
+        refusal = await self._refusal(request, cluster, rest, is_api, wanted)
+        if refusal is not None:
+            return refusal
+        return await self.get_response(request)
+
+    async def _refusal(self, request: HttpRequest, cluster: str, rest: str, is_api: bool, wanted: str) -> Any:
+        authorization = request.headers.get("Authorization", "")
+        owner = await ownership(cluster)
+        identity = Identity()
+        if authorization or owner.kind != UNOWNED or classroom_mode():
+            try:
+                identity = await identify(authorization, await request.auser(), request.COOKIES.get(SANDBOX_COOKIE))
+            except InvalidToken:
+                return (
+                    status(401, "Unauthorized", "Unauthorized") if is_api else HttpResponse("Unauthorized", status=401)
+                )
+            granted = permission(identity, cluster, owner, classroom_mode())
+            if not allows(granted, wanted) and not (is_api and wanted == READ and is_discovery(rest)):
+                if not is_api:
+                    return page_refusal(
+                        request, f'User "{identity.username}" may not {wanted} cluster "{cluster}".', 403
+                    )
+                query = {k: v for k, v in request.GET.items()}
+                message = forbidden_message(identity, *describe_request(request.method or "GET", rest, query))
+                return status(403, "Forbidden", message)
+        if wanted == WRITE:
+            key = identity.username if not identity.anonymous else f"addr:{request.META.get('REMOTE_ADDR', '')}"
+            wait = ratelimit.writes().allow(key)
+            if wait:
+                seconds = max(1, math.ceil(wait))
+                if is_api:
+                    return status(429, "TooManyRequests", "too many requests, please try again later", seconds)
+                response = page_refusal(request, "Too many changes at once; wait a moment.", 429)
+                response["Retry-After"] = str(seconds)
+                return response
+        return None

@@ -1,0 +1,64 @@
+"""Running the synchronous store from async code: its worker threads and their database connections.
+
+Every async caller (the API server, the simulation) runs store functions through ``in_thread``,
+so three rules hold everywhere:
+
+- One bounded pool of threads, shared by every event loop of the process. Each thread keeps its
+  own connection, so a process holds at most ``THREADS`` connections however many event loops
+  come and go (a fresh default executor per loop would open new ones each time and leave the
+  old ones for the garbage collector).
+- A connection that failed is closed, so the thread's next call connects again instead of
+  failing on a dead socket for ever (Django only does this at request boundaries, which these
+  threads never see).
+- A database that cannot be reached raises ``kv.StoreUnavailable``; the API server answers it
+  with 503 ServiceUnavailable and Retry-After. Writes are single transactions, so a failure
+  leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import sync_to_async
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, InterfaceError, OperationalError, connections
+
+from .kv import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+# Enough for the API server's concurrent requests and an engine's components on two cores;
+# PostgreSQL's default of 100 connections leaves room for several processes.
+THREADS = 8
+
+_executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="store")
+
+
+def _discard_connection() -> None:
+    """Drop this thread's failed connection so that its next query connects afresh."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    try:
+        connection.close()
+    except DatabaseError:
+        # Closing a connection whose server end is gone can fail; the socket is released either way.
+        connection.connection = None
+
+
+def guarded[**P, R](fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` with a lost or unreachable database turned into ``StoreUnavailable`` (for any thread)."""
+
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except (OperationalError, InterfaceError) as exc:
+            _discard_connection()
+            log.warning("database unavailable in %s: %s", getattr(fn, "__qualname__", fn), exc)
+            raise StoreUnavailable(str(exc).strip() or type(exc).__name__) from exc
+
+    return call
+
+
+def in_thread[**P, R](fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """Run the synchronous ``fn`` in the store's thread pool (see the module docstring)."""
+    return sync_to_async(guarded(fn), thread_sensitive=False, executor=_executor)

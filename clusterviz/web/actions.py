@@ -1,0 +1,220 @@
+"""The cluster page's writes: node, workload and Pod actions, each the API call kubectl makes for it.
+
+Input is parsed the way kubectl parses its arguments (``key=value``, ``key-``,
+``key=value:Effect``); everything else — label syntax, image names, replica
+counts — is left to the API server, so the page gets the same Status
+messages as kubectl and nothing is half-written. Replies go to the page's
+flash area.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clusterviz.api import errors
+from clusterviz.api.bootstrap import node_object
+from clusterviz.api.client import Client
+
+TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+KUBELET_ANNOTATION = "clusterviz.io/kubelet"
+# Workload kinds the page can scale and re-image, by plural: the noun kubectl prints for each.
+WORKLOADS = {
+    "deployments": "deployment.apps",
+    "replicasets": "replicaset.apps",
+    "replicationcontrollers": "replicationcontroller",
+}
+_POD_CIDR = re.compile(r"10\.244\.(\d+)\.0/24")
+
+
+class InputError(ValueError):
+    """Input kubectl itself would refuse before sending anything (its client-side checks)."""
+
+
+def flash(request: HttpRequest, *, error: str = "", done: str = "") -> HttpResponse:
+    """The reply of every action: one line in the page's flash area."""
+    return render(request, "web/flash.html", {"error": error, "done": done})
+
+
+def parse_label(value: str) -> tuple[str, str]:
+    """``key=value`` as ``kubectl label`` reads it."""
+    key, sep, val = value.strip().partition("=")
+    if not sep or not key.strip():
+        raise InputError(_("write the label as key=value, e.g. disktype=ssd"))
+    return key.strip(), val.strip()
+
+
+def parse_taint(value: str) -> dict[str, str]:
+    """``key[=value]:Effect`` as ``kubectl taint`` reads it."""
+    spec = value.strip()
+    head, sep, effect = spec.rpartition(":")
+    if not sep or not head:
+        raise InputError(_("invalid taint spec: %(spec)s (write key=value:NoSchedule)") % {"spec": spec})
+    if effect not in TAINT_EFFECTS:
+        raise InputError(_("invalid taint effect: %(effect)s, unsupported taint effect") % {"effect": effect})
+    key, _sep, val = head.partition("=")
+    taint = {"key": key.strip(), "effect": effect}
+    if val:
+        taint["value"] = val.strip()
+    return taint
+
+
+def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -> tuple[dict[str, Any], str]:
+    """The merge patch of one node action and the line kubectl would print for it.
+
+    The patch carries the node's resourceVersion, so a change made meanwhile by
+    anyone else is a 409 Conflict rather than a lost update.
+    """
+    meta, spec = node["metadata"], node.get("spec") or {}
+    name = meta["name"]
+    labels = meta.get("labels") or {}
+    taints: list[dict[str, Any]] = list(spec.get("taints") or [])
+    patch: dict[str, Any] = {"metadata": {"resourceVersion": meta["resourceVersion"]}}
+    if action == "label":
+        key, val = parse_label(value)
+        if key in labels and labels[key] != val and not overwrite:
+            raise InputError(
+                _("'%(key)s' already has a value (%(value)s), and --overwrite is false")
+                % {"key": key, "value": labels[key]}
+            )
+        patch["metadata"]["labels"] = {key: val}
+        return patch, _("node/%(name)s labeled") % {"name": name}
+    if action == "unlabel":
+        key = value.strip().removesuffix("-")
+        if not key:
+            raise InputError(_("name the label to remove, e.g. disktype"))
+        if key not in labels:
+            raise InputError(_('label "%(key)s" not found') % {"key": key})
+        patch["metadata"]["labels"] = {key: None}
+        return patch, _("node/%(name)s unlabeled") % {"name": name}
+    if action == "taint":
+        taint = parse_taint(value)
+        same = [t for t in taints if (t.get("key"), t.get("effect")) == (taint["key"], taint["effect"])]
+        if same and not overwrite:
+            raise InputError(
+                _("node %(name)s already has %(key)s taint(s) with same effect(s) and --overwrite is false")
+                % {"name": name, "key": taint["key"]}
+            )
+        patch["spec"] = {"taints": [t for t in taints if t not in same] + [taint]}
+        return patch, _("node/%(name)s tainted") % {"name": name}
+    if action == "untaint":
+        # kubectl taint node NAME key:Effect- (one effect) or key- (every effect of that key).
+        key, _sep, effect = value.strip().removesuffix("-").partition(":")
+        kept = [t for t in taints if not (t.get("key") == key.strip() and (not effect or t.get("effect") == effect))]
+        if not key.strip() or len(kept) == len(taints):
+            raise InputError(_('taint "%(taint)s" not found') % {"taint": value.strip()})
+        patch["spec"] = {"taints": kept or None}
+        return patch, _("node/%(name)s untainted") % {"name": name}
+    if action in ("cordon", "uncordon"):
+        patch["spec"] = {"unschedulable": True if action == "cordon" else None}
+        return patch, (_("node/%(name)s cordoned") if action == "cordon" else _("node/%(name)s uncordoned")) % {
+            "name": name
+        }
+    if action in ("stop", "start"):
+        patch["metadata"]["annotations"] = {KUBELET_ANNOTATION: "stopped" if action == "stop" else "running"}
+        return patch, (_("kubelet on %(name)s stopped") if action == "stop" else _("kubelet on %(name)s started")) % {
+            "name": name
+        }
+    raise InputError(_("unknown action %(action)s") % {"action": action})
+
+
+@require_POST
+async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResponse:
+    """A node card's buttons: kubectl label / taint / cordon / uncordon / delete, and the kubelet switch."""
+    client = Client(cluster, "dashboard")
+    action = request.POST.get("action", "")
+    try:
+        if action == "delete":
+            await client.delete("nodes", name)
+            return flash(request, done=_('node "%(name)s" deleted') % {"name": name})
+        node = await client.get("nodes", name)
+        patch, done = node_patch(node, action, request.POST.get("value", ""), bool(request.POST.get("overwrite")))
+        await client.patch("nodes", name, patch)
+    except InputError as exc:
+        return flash(request, error=str(exc))
+    except errors.StatusError as exc:
+        return flash(request, error=exc.message)
+    return flash(request, done=done)
+
+
+def next_node(nodes: list[dict[str, Any]]) -> tuple[str, int]:
+    """A free ``nodeNN`` name and a free index (the node's pod CIDR and IP) for a node added to ``nodes``."""
+    names = {n["metadata"]["name"] for n in nodes}
+    used = {int(m.group(1)) for n in nodes if (m := _POD_CIDR.fullmatch(str((n.get("spec") or {}).get("podCIDR"))))}
+    index = max(used | {len(nodes)}) + 1
+    number = 1
+    while f"node{number:02d}" in names:
+        number += 1
+    return f"node{number:02d}", index
+
+
+@require_POST
+async def add_node(request: HttpRequest, cluster: str) -> HttpResponse:
+    """Register a new Ready node, as its kubelet would on joining the cluster."""
+    client = Client(cluster, "dashboard")
+    try:
+        nodes = (await client.list("nodes"))["items"]
+        name, index = next_node(nodes)
+        name = request.POST.get("name", "").strip() or name
+        body = node_object(
+            name, index, request.POST.get("cpu", "").strip() or "4", request.POST.get("memory", "").strip() or "8Gi"
+        )
+        await client.create(body)
+    except errors.StatusError as exc:
+        return flash(request, error=exc.message)
+    return flash(request, done=_("node/%(name)s created") % {"name": name})
+
+
+@require_POST
+async def workload_action(request: HttpRequest, cluster: str, plural: str, namespace: str, name: str) -> HttpResponse:
+    """Scale a workload (``kubectl scale``) or change a container's image (``kubectl set image``)."""
+    noun = WORKLOADS.get(plural)
+    if noun is None:
+        return flash(request, error=_("only Deployments, ReplicaSets and ReplicationControllers can be scaled"))
+    client = Client(cluster, "dashboard")
+    action = request.POST.get("action", "")
+    try:
+        if action == "scale":
+            try:
+                replicas = int(request.POST.get("replicas", ""))
+            except ValueError:
+                raise InputError(_("the number of replicas must be a whole number")) from None
+            await client.patch(plural, name, {"spec": {"replicas": replicas}}, namespace, sub="scale")
+            return flash(request, done=_("%(noun)s/%(name)s scaled") % {"noun": noun, "name": name})
+        if action == "image":
+            container = request.POST.get("container", "")
+            workload = await client.get(plural, name, namespace)
+            containers = workload["spec"]["template"]["spec"]["containers"]
+            if container not in {c.get("name") for c in containers}:
+                raise InputError(_('unable to find container named "%(container)s"') % {"container": container})
+            # A strategic merge patch keyed by container name, what kubectl set image sends;
+            # for a Deployment it starts a rolling update.
+            patch = {
+                "spec": {
+                    "template": {
+                        "spec": {"containers": [{"name": container, "image": request.POST.get("image", "").strip()}]}
+                    }
+                }
+            }
+            await client.patch(plural, name, patch, namespace, patch_type="strategic")
+            return flash(request, done=_("%(noun)s/%(name)s image updated") % {"noun": noun, "name": name})
+        raise InputError(_("unknown action %(action)s") % {"action": action})
+    except InputError as exc:
+        return flash(request, error=str(exc))
+    except errors.StatusError as exc:
+        return flash(request, error=exc.message)
+
+
+@require_POST
+async def delete_pod(request: HttpRequest, cluster: str, namespace: str, name: str) -> HttpResponse:
+    """``kubectl delete pod``: its controller, if it has one, replaces it."""
+    try:
+        await Client(cluster, "dashboard").delete("pods", name, namespace)
+    except errors.StatusError as exc:
+        return flash(request, error=exc.message)
+    return flash(request, done=_('pod "%(name)s" deleted') % {"name": name})

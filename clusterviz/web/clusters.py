@@ -1,0 +1,78 @@
+"""The home page's buttons: create a cluster, reset one to the demo's three nodes, delete one."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clusterviz.api import errors
+from clusterviz.api.bootstrap import cluster_summaries, create_cluster
+from clusterviz.apimachinery.names import is_dns1123_label
+from clusterviz.classroom.identity import readable_clusters
+from clusterviz.sim import registry, scenarios
+
+# Larger clusters are for `manage.py createcluster`: registering thousands of nodes takes longer than a click should.
+MAX_NODES = 100
+
+
+async def clusters_panel(request: HttpRequest, *, error: str = "", done: str = "") -> HttpResponse:
+    """The home page's list of clusters, with the outcome of the last button pressed."""
+    return render(
+        request,
+        "web/home.html#clusters",
+        {
+            "clusters": await cluster_summaries(await readable_clusters(request)),
+            "base": request.build_absolute_uri("/").rstrip("/"),
+            "error": error,
+            "done": done,
+        },
+    )
+
+
+@require_POST
+async def create(request: HttpRequest) -> HttpResponse:
+    """A new cluster with its system namespaces and N Ready nodes (``manage.py createcluster`` from the page)."""
+    name = request.POST.get("name", "").strip()
+    problems = is_dns1123_label(name)
+    if problems:
+        return await clusters_panel(
+            request,
+            error=_('invalid cluster name "%(name)s": %(problems)s') % {"name": name, "problems": "; ".join(problems)},
+        )
+    try:
+        nodes = int(request.POST.get("nodes", "3"))
+    except ValueError:
+        nodes = -1
+    if not 0 <= nodes <= MAX_NODES:
+        return await clusters_panel(
+            request, error=_("the number of nodes must be between 0 and %(max)d") % {"max": MAX_NODES}
+        )
+    if not await create_cluster(name, nodes):
+        return await clusters_panel(request, error=_('cluster "%(name)s" already exists') % {"name": name})
+    return await clusters_panel(
+        request, done=_('cluster "%(name)s" created with %(nodes)d node(s)') % {"name": name, "nodes": nodes}
+    )
+
+
+@require_POST
+async def reset(request: HttpRequest, cluster: str) -> HttpResponse:
+    """Remove every workload and node, then register the demo's three nodes again."""
+    try:
+        await scenarios.reset(cluster)
+    except errors.StatusError as exc:
+        return await clusters_panel(request, error=exc.message)
+    return await clusters_panel(
+        request,
+        done=_('cluster "%(name)s" reset to %(nodes)d nodes')
+        % {"name": cluster, "nodes": len(scenarios.DEFAULT_NODES)},
+    )
+
+
+@require_POST
+async def delete(request: HttpRequest, cluster: str) -> HttpResponse:
+    """Remove a cluster with all its objects and its trace."""
+    if not await registry.delete_cluster(cluster):
+        return await clusters_panel(request, error=_('cluster "%(name)s" not found') % {"name": cluster})
+    return await clusters_panel(request, done=_('cluster "%(name)s" deleted') % {"name": cluster})

@@ -1,0 +1,191 @@
+"""The cluster page's objects panel: ``kubectl get -A -o wide`` tables and ``kubectl describe``.
+
+Tables are the API server's own Table output (the printers kubectl gets), so
+the page and the terminal never disagree. The panel reloads itself when the
+page's websocket says that something changed (see ``consumers``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clusterviz.api import errors
+from clusterviz.api.client import Client, find_resource, path_for
+
+from . import describe as describers
+from .actions import WORKLOADS
+
+TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io"
+# The tabs of the panel: key -> (title, resources shown one table each).
+TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
+    "pods": (gettext_lazy("Pods"), ("pods",)),
+    "deployments": (gettext_lazy("Deployments"), ("deployments",)),
+    "replicasets": (gettext_lazy("ReplicaSets"), ("replicasets",)),
+    "replicationcontrollers": (gettext_lazy("ReplicationControllers"), ("replicationcontrollers",)),
+    "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
+    "nodes": (gettext_lazy("Nodes"), ("nodes",)),
+    "events": (gettext_lazy("Events"), ("events",)),
+}
+DESCRIBABLE = {plural for _title, plurals in TABS.values() for plural in plurals}
+# The events tab shows the newest this many; a busy lesson makes hundreds.
+EVENTS_SHOWN = 50
+# Columns of long unbroken identifiers, which may wrap anywhere so that wide tables fit a projector's width.
+IDENTIFIER_COLUMNS = {"NAME", "OBJECT", "SUBOBJECT", "SELECTOR", "IMAGES", "CONTAINERS", "ENDPOINTS", "OS-IMAGE"}
+
+
+def tab_titles() -> list[tuple[str, Any]]:
+    """(key, title) of each tab, for the panel's first paint."""
+    return [(key, title) for key, (title, _plurals) in TABS.items()]
+
+
+@dataclass
+class Row:
+    namespace: str
+    name: str
+    # (value, whether it is an identifier that may wrap anywhere)
+    cells: list[tuple[Any, bool]]
+
+
+@dataclass
+class ObjectTable:
+    """One ``kubectl get`` table: headings as kubectl prints them, and a row per object."""
+
+    plural: str
+    columns: list[str]
+    rows: list[Row] = field(default_factory=list)
+    newest_first: bool = False
+
+
+def _event_time(row: dict[str, Any]) -> str:
+    event = row.get("object") or {}
+    return str(event.get("lastTimestamp") or event.get("eventTime") or event.get("firstTimestamp") or "")
+
+
+async def get_table(client: Client, plural: str, namespace: str = "", field_selector: str = "") -> dict[str, Any]:
+    """The API's Table for a list, with full objects in events' rows (they are sorted by time)."""
+    query = {"includeObject": "Object" if plural == "events" else "Metadata"}
+    if field_selector:
+        query["fieldSelector"] = field_selector
+    resp = await client.request("GET", path_for(find_resource(plural), namespace), query=query, accept=TABLE_ACCEPT)
+    table = resp.body
+    if plural == "events":
+        table["rows"].sort(key=_event_time)
+    return table
+
+
+def object_table(plural: str, table: dict[str, Any]) -> ObjectTable:
+    """Lay out an API Table as ``kubectl get -A -o wide`` does: NAMESPACE first for namespaced resources."""
+    namespaced = find_resource(plural).namespaced
+    columns = (["NAMESPACE"] if namespaced else []) + [c["name"].upper() for c in table["columnDefinitions"]]
+    identifiers = [column in IDENTIFIER_COLUMNS for column in columns]
+    rows = []
+    for row in table["rows"]:
+        meta = (row.get("object") or {}).get("metadata") or {}
+        namespace = str(meta.get("namespace", ""))
+        cells = ([namespace] if namespaced else []) + row["cells"]
+        rows.append(Row(namespace, str(meta.get("name", "")), list(zip(cells, identifiers, strict=True))))
+    shown = ObjectTable(plural, columns, rows)
+    if plural == "events":
+        shown.rows = list(reversed(rows))[:EVENTS_SHOWN]
+        shown.newest_first = True
+    return shown
+
+
+def parse_target(value: str) -> tuple[str, str, str] | None:
+    """``plural/namespace/name`` (namespace empty for nodes), the describe panel's selection."""
+    parts = value.split("/", 2)
+    if len(parts) != 3 or parts[0] not in DESCRIBABLE or not parts[2]:
+        return None
+    return parts[0], parts[1], parts[2]
+
+
+async def describe_context(client: Client, plural: str, namespace: str, name: str) -> dict[str, Any]:
+    """What ``kubectl describe`` shows for one object: its text and its Events."""
+    context: dict[str, Any] = {
+        "plural": plural,
+        "namespace": namespace,
+        "name": name,
+        "target": f"{plural}/{namespace}/{name}",
+    }
+    try:
+        obj = await client.get(plural, name, namespace)
+        if plural == "pods":
+            text = describers.describe_pod(obj)
+        elif plural == "deployments":
+            text = describers.describe_deployment(obj, (await client.list("replicasets", namespace))["items"])
+        elif plural in ("replicasets", "replicationcontrollers"):
+            text = describers.describe_replicated(obj, (await client.list("pods", namespace))["items"])
+        elif plural == "services":
+            text = describers.describe_service(obj, await client.get_or_none("endpoints", name, namespace))
+        elif plural == "endpoints":
+            text = describers.describe_endpoints(obj)
+        elif plural == "nodes":
+            text = describers.describe_node(obj, (await client.list("pods"))["items"])
+        else:
+            text = describers.describe_other(obj)
+        meta = obj["metadata"]
+        selector = (
+            f"involvedObject.kind={obj['kind']},involvedObject.name={name},"
+            f"involvedObject.namespace={namespace},involvedObject.uid={meta.get('uid', '')}"
+        )
+        events = await get_table(client, "events", field_selector=selector)
+    except errors.StatusError as exc:
+        return {**context, "error": exc.message}
+    columns = [c["name"] for c in events["columnDefinitions"]]
+
+    def cell(row: dict[str, Any], column: str) -> Any:
+        return row["cells"][columns.index(column)]
+
+    def age(row: dict[str, Any]) -> str:
+        # kubectl describe: "10s", or "10s (x3 over 2m)" for a repeated event.
+        count = int(cell(row, "Count") or 1)
+        return cell(row, "Last Seen") + (f" (x{count} over {cell(row, 'First Seen')})" if count > 1 else "")
+
+    context["text"] = str(text)
+    context["events"] = [
+        {
+            "type": cell(r, "Type"),
+            "reason": cell(r, "Reason"),
+            "age": age(r),
+            "source": cell(r, "Source"),
+            "message": cell(r, "Message"),
+        }
+        for r in events["rows"]
+    ]
+    context["object"] = obj
+    context["workload"] = WORKLOADS.get(plural)
+    return context
+
+
+async def objects(request: HttpRequest, cluster: str) -> HttpResponse:
+    """The tables of one tab, and the open describe panel's body again (both follow the cluster live)."""
+    tab = request.GET.get("tab", "pods")
+    _title, plurals = TABS.get(tab, TABS["pods"])
+    client = Client(cluster, "dashboard")
+    try:
+        tables = [object_table(plural, await get_table(client, plural)) for plural in plurals]
+    except errors.StatusError as exc:
+        return HttpResponse(render_to_string("web/flash.html", {"error": exc.message}))
+    html = render_to_string("web/objects.html#tables", {"cluster": cluster, "tables": tables}, request)
+    target = parse_target(request.GET.get("describe", ""))
+    if target:
+        body = await describe_context(client, *target)
+        html += render_to_string(
+            "web/objects.html#describe-body", {"cluster": cluster, "d": body, "oob": True}, request
+        )
+    return HttpResponse(html)
+
+
+async def describe(request: HttpRequest, cluster: str, plural: str, name: str) -> HttpResponse:
+    """``kubectl describe PLURAL NAME``, with the object's actions (scale, set image, delete)."""
+    if plural not in DESCRIBABLE:
+        message = _('the server doesn\'t have a resource type "%(plural)s"') % {"plural": plural}
+        return HttpResponse(render_to_string("web/flash.html", {"error": message}))
+    context = await describe_context(Client(cluster, "dashboard"), plural, request.GET.get("namespace", ""), name)
+    return HttpResponse(render_to_string("web/objects.html#describe", {"cluster": cluster, "d": context}, request))

@@ -1,0 +1,295 @@
+"""The scoring panel: one scheduling attempt laid out as the lesson tells it, in steps.
+
+A ``schedulingdecisions`` object (``DecisionRecord.to_dict()``) becomes a filter
+table (nodes x filter plugins), a score table (feasible nodes x score plugins),
+a stacked bar chart of the totals, and a numbered list of steps: the filters
+node by node, then the score plugins one by one, then the selection. Every
+revealable piece of the page carries its step number, so the browser can step
+through the decision without asking the server again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from clusterviz.api.client import Client
+from clusterviz.scheduler import plugins as registry
+
+SKIP = "Skip"
+SUCCESS = "Success"
+# Okabe-Ito, without black: distinguishable with every common colour-vision deficiency.
+PALETTE = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7")
+
+
+@cache
+def _explanations(plugin: str) -> dict[str, str]:
+    try:
+        return dict(registry.build(plugin).explanation)
+    except KeyError:  # a plugin of a custom profile the registry does not know
+        return {}
+
+
+def explanation(plugin: str) -> str:
+    """The plugin's one-sentence explanation in the active language (English when Chinese is missing)."""
+    texts = _explanations(plugin)
+    chinese = (translation.get_language() or "").startswith("zh")
+    return texts.get("zh" if chinese else "en") or texts.get("en", "")
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A column of one of the tables: the plugin, its legacy (Policy API) name, what it does."""
+
+    name: str
+    legacy: str
+    explanation: str
+    weight: int = 0
+    colour: str = ""
+    step: int = 0
+
+
+@dataclass(frozen=True)
+class FilterCell:
+    """One filter's verdict on one node: pass, skip, or fail with upstream's reason."""
+
+    status: str
+    reason: str
+
+    @property
+    def css(self) -> str:
+        """pass / skip / fail, for the stylesheet."""
+        return {SUCCESS: "pass", SKIP: "skip"}.get(self.status, "fail")
+
+
+@dataclass(frozen=True)
+class FilterRow:
+    """A node in the filter table; ``step`` reveals its verdicts."""
+
+    node: str
+    cells: list[FilterCell]
+    feasible: bool
+    step: int
+
+
+@dataclass(frozen=True)
+class ScoreCell:
+    """One score plugin's contribution to one node; ``raw`` is None when the plugin skipped."""
+
+    raw: int | None
+    normalized: int | None
+    weight: int
+    weighted: int
+    step: int
+    colour: str
+    percent: float
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """A feasible node in the score table and the bar chart."""
+
+    node: str
+    cells: list[ScoreCell]
+    total: int
+    selected: bool
+    tied: bool
+
+
+@dataclass(frozen=True)
+class Step:
+    """One stop of the walk-through and what the teacher can say at it."""
+
+    number: int
+    title: str
+    text: str
+    detail: str = ""
+
+
+@dataclass
+class Panel:
+    """Everything ``web/scoring.html`` draws for one decision record."""
+
+    record: dict[str, Any]
+    filters: list[Plugin]
+    skipped_filters: list[Plugin]
+    scores: list[Plugin]
+    skipped_scores: list[Plugin]
+    filter_rows: list[FilterRow]
+    score_rows: list[ScoreRow]
+    final_step: int
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def scheduled(self) -> bool:
+        """True when the attempt selected a node."""
+        return bool(self.record.get("selected"))
+
+
+def _columns(nodes: list[dict[str, Any]], key: str) -> list[tuple[str, str, int]]:
+    """(plugin, legacy name, weight) in the order the record lists them, each once."""
+    seen: dict[str, tuple[str, str, int]] = {}
+    for node in nodes:
+        for entry in node.get(key) or []:
+            seen.setdefault(
+                entry["plugin"], (entry["plugin"], entry.get("legacyName", ""), int(entry.get("weight") or 0))
+            )
+    return list(seen.values())
+
+
+def _names(plugins: list[Plugin]) -> str:
+    return ", ".join(f"{p.name} ({p.legacy})" if p.legacy else p.name for p in plugins)
+
+
+def build_panel(record: dict[str, Any]) -> Panel:
+    """Lay out one decision record: tables, bars and the numbered walk-through."""
+    nodes = record.get("nodes") or []
+    filter_results = [{f["plugin"]: f for f in node.get("filters") or []} for node in nodes]
+    filters, skipped_filters = [], []
+    for name, legacy, _weight in _columns(nodes, "filters"):
+        ran = any(results.get(name, {}).get("status", SKIP) != SKIP for results in filter_results)
+        (filters if ran else skipped_filters).append(Plugin(name, legacy, explanation(name)))
+
+    filter_rows = []
+    for index, (node, results) in enumerate(zip(nodes, filter_results, strict=True), start=1):
+        cells = [
+            FilterCell(results.get(p.name, {}).get("status", SKIP), results.get(p.name, {}).get("reason", ""))
+            for p in filters
+        ]
+        filter_rows.append(FilterRow(node["name"], cells, bool(node.get("feasible")), index))
+
+    feasible = [node for node in nodes if node.get("feasible")]
+    score_results = [{s["plugin"]: s for s in node.get("scores") or []} for node in feasible]
+    scores, skipped_scores = [], []
+    for name, legacy, weight in _columns(feasible, "scores"):
+        ran = any(results.get(name, {}).get("raw") is not None for results in score_results)
+        if ran:
+            step = len(nodes) + len(scores) + 1
+            scores.append(Plugin(name, legacy, explanation(name), weight, PALETTE[len(scores) % len(PALETTE)], step))
+        else:
+            skipped_scores.append(Plugin(name, legacy, explanation(name), weight))
+    final_step = len(nodes) + len(scores) + 1
+
+    best = max((int(node.get("total") or 0) for node in feasible), default=0)
+    selected, tied = record.get("selected"), set(record.get("tied") or [])
+    score_rows = []
+    for node, results in zip(feasible, score_results, strict=True):
+        cells = []
+        for plugin in scores:
+            entry = results.get(plugin.name, {})
+            weighted = int(entry.get("weighted") or 0)
+            cells.append(
+                ScoreCell(
+                    entry.get("raw"),
+                    entry.get("normalized"),
+                    int(entry.get("weight") or plugin.weight),
+                    weighted,
+                    plugin.step,
+                    plugin.colour,
+                    _percent(weighted, best),
+                )
+            )
+        total = int(node.get("total") or 0)
+        score_rows.append(
+            ScoreRow(
+                node["name"],
+                cells,
+                total,
+                node["name"] == selected,
+                len(tied) > 1 and node["name"] in tied,
+            )
+        )
+
+    panel = Panel(record, filters, skipped_filters, scores, skipped_scores, filter_rows, score_rows, final_step)
+    panel.steps = _walkthrough(panel)
+    return panel
+
+
+def _percent(value: int, best: int) -> float:
+    # Bars are drawn against the best total, so the winner's bar is full width.
+    return round(max(value, 0) * 100 / best, 2) if best > 0 else 0.0
+
+
+def _walkthrough(panel: Panel) -> list[Step]:
+    """What to say at each step: 0 the start, then a node per filter step, a plugin per score step, the result."""
+    pod = panel.record.get("pod") or {}
+    steps = [
+        Step(
+            0,
+            _("Filter, then score"),
+            _(
+                "The scheduler took %(pod)s from its queue. First it filters: which of the %(count)s nodes can run it at all?"
+            )
+            % {"pod": f"{pod.get('namespace', '')}/{pod.get('name', '')}", "count": len(panel.filter_rows)},
+        )
+    ]
+    for row in panel.filter_rows:
+        failed = [(plugin, cell) for plugin, cell in zip(panel.filters, row.cells, strict=True) if cell.css == "fail"]
+        if failed:
+            text = _("%(node)s is filtered out.") % {"node": row.node}
+            detail = " ".join(f"{p.name}: {c.reason or c.status}. {p.explanation}" for p, c in failed)
+        else:
+            checked = sum(1 for cell in row.cells if cell.css == "pass")
+            text = _("%(node)s passes all %(count)s filters that apply to this Pod.") % {
+                "node": row.node,
+                "count": checked,
+            }
+            detail = ""
+        steps.append(Step(row.step, _("Filter · %(node)s") % {"node": row.node}, text, detail))
+    for index, plugin in enumerate(panel.scores):
+        values = ", ".join(f"{row.node} {row.cells[index].weighted}" for row in panel.score_rows)
+        steps.append(
+            Step(
+                plugin.step,
+                f"{plugin.name} ({plugin.legacy})" if plugin.legacy else plugin.name,
+                plugin.explanation,
+                _("Weighted scores (normalised × %(weight)s): %(values)s.")
+                % {"weight": plugin.weight, "values": values},
+            )
+        )
+    steps.append(_verdict(panel))
+    return steps
+
+
+def _verdict(panel: Panel) -> Step:
+    record = panel.record
+    if not panel.scheduled:
+        return Step(
+            panel.final_step,
+            _("No node fits"),
+            record.get("message") or "",
+            _("The Pod stays Pending; the scheduler tries again when a node, a label or a Pod changes."),
+        )
+    tie = (record.get("tieBreak") or {}).get("text") or ""
+    if not record.get("scoringNeeded"):
+        text = _("Only %(node)s passed the filters, so it is chosen without scoring.") % {"node": record["selected"]}
+    else:
+        text = _("The highest total wins: %(node)s is selected.") % {"node": record["selected"]}
+    return Step(panel.final_step, _("Selected: %(node)s") % {"node": record["selected"]}, text, tie)
+
+
+async def scoring(request: HttpRequest, cluster: str, namespace: str, name: str) -> HttpResponse:
+    """The scoring panel of one Pod from its decision records; ``?attempt=N`` picks an earlier attempt."""
+    client = Client(cluster, "dashboard")
+    listed = await client.list("schedulingdecisions", namespace, label_selector=f"clusterviz.io/pod={name}")
+    decisions = sorted(listed["items"], key=lambda d: d.get("attempt", 0))
+    wanted = request.GET.get("attempt")
+    record = next((d for d in decisions if str(d.get("attempt")) == wanted), decisions[-1] if decisions else None)
+    return render(
+        request,
+        "web/scoring.html",
+        {
+            "cluster": cluster,
+            "namespace": namespace,
+            "name": name,
+            "record": record,
+            "attempts": [d.get("attempt") for d in decisions],
+            "panel": build_panel(record) if record else None,
+        },
+    )

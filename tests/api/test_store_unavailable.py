@@ -1,0 +1,69 @@
+"""A database that cannot be reached: every request is a clean 503 with Retry-After, nothing half-written."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.db import OperationalError
+from django.db.backends.utils import CursorWrapper
+from django.test import AsyncClient
+
+from clusterviz.api import errors
+from clusterviz.api.client import Client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CONFIGMAPS = "/c/demo/api/v1/namespaces/default/configmaps"
+
+
+def configmap(name: str) -> str:
+    return json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": {"a": "1"}})
+
+
+@pytest.fixture
+def outage(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """``outage(fragment)`` makes every SQL statement containing ``fragment`` fail as a lost server would."""
+    real = CursorWrapper._execute
+
+    def start(fragment: str) -> None:
+        def execute(self: CursorWrapper, sql: str, *args: object) -> object:
+            if fragment in sql:
+                raise OperationalError("server closed the connection unexpectedly")
+            return real(self, sql, *args)
+
+        monkeypatch.setattr(CursorWrapper, "_execute", execute)
+
+    yield start
+    monkeypatch.undo()
+
+
+async def test_reads_and_writes_answer_503_with_retry_after_while_the_database_is_away(outage):
+    outage("")
+    http = AsyncClient()
+    for response in (
+        await http.get(CONFIGMAPS),
+        await http.post(CONFIGMAPS, configmap("a"), content_type="application/json"),
+        await http.get("/c/demo/api/v1"),
+    ):
+        assert response.status_code == 503
+        assert response["Retry-After"] == "1"
+        status = response.json()
+        assert (status["kind"], status["reason"], status["code"]) == ("Status", "ServiceUnavailable", 503)
+
+
+async def test_a_write_that_fails_half_way_stores_nothing_and_a_retry_succeeds(outage):
+    client = Client("demo")
+    before = await client.list("configmaps", "default")
+    # The object row is inserted, then the watch-log row fails: the transaction must take both back.
+    outage('INSERT INTO "store_watchevent"')
+    with pytest.raises(errors.StatusError) as failed:
+        await client.create(json.loads(configmap("half")))
+    assert (failed.value.code, failed.value.reason, failed.value.retry_after) == (503, "ServiceUnavailable", 1)
+    outage("never matches")
+    after = await client.list("configmaps", "default")
+    assert after["metadata"]["resourceVersion"] == before["metadata"]["resourceVersion"]
+    assert await client.get_or_none("configmaps", "half", "default") is None
+    created = await client.create(json.loads(configmap("half")))
+    assert int(created["metadata"]["resourceVersion"]) == int(before["metadata"]["resourceVersion"]) + 1
