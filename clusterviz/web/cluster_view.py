@@ -43,6 +43,26 @@ class NodeCard:
     pods: list[PodChip] = field(default_factory=list)
     kubelet_stopped: bool = False
 
+    @property
+    def phase_counts(self) -> list[tuple[str, str, int]]:
+        """(status, css class, how many) of the node's Pods, most common first: a compact card's summary."""
+        counts: dict[tuple[str, str], int] = {}
+        for p in self.pods:
+            counts[(p.status, p.css)] = counts.get((p.status, p.css), 0) + 1
+        return [(status, css, n) for (status, css), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+# Past these a cluster does not fit the screen card by card: cards turn compact (counts instead of a
+# chip per Pod, actions on the node's describe view) and the Pending list is cut short.
+COMPACT_NODES = 24
+COMPACT_PODS = 400
+PENDING_SHOWN = 50
+
+
+def compact(nodes: list[dict[str, Any]], pods: list[dict[str, Any]]) -> bool:
+    """Whether the node grid shows compact cards."""
+    return len(nodes) > COMPACT_NODES or len(pods) > COMPACT_PODS
+
 
 def _quantity(value: Any, milli: bool) -> int:
     try:
@@ -95,28 +115,39 @@ def node_cards(nodes: list[dict[str, Any]], pods: list[dict[str, Any]]) -> list[
         allocatable = status.get("allocatable") or {}
         cpu_alloc = _quantity(allocatable.get("cpu"), milli=True)
         mem_alloc = _quantity(allocatable.get("memory"), milli=False)
-        placed = [p for p in by_node.get(meta["name"], []) if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
+        placed = [
+            p
+            for p in by_node.get(meta["name"], [])
+            if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")
+        ]
         cpu_req = sum(_requests(p)[0] for p in placed)
         mem_req = sum(_requests(p)[1] for p in placed)
         ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or [])
-        cards.append(NodeCard(
-            name=meta["name"],
-            ready=ready,
-            unschedulable=bool(spec.get("unschedulable")),
-            labels=[f"{k}={v}" for k, v in sorted((meta.get("labels") or {}).items())
-                    if not k.startswith(("kubernetes.io/", "beta.kubernetes.io/"))],
-            taints=[f"{t.get('key')}{'=' + t['value'] if t.get('value') else ''}:{t.get('effect')}"
-                    for t in spec.get("taints") or []],
-            cpu_requested=format_cpu_millis(cpu_req),
-            cpu_allocatable=format_cpu_millis(cpu_alloc),
-            cpu_percent=min(100, cpu_req * 100 // cpu_alloc) if cpu_alloc else 0,
-            memory_requested=format_bytes(mem_req),
-            memory_allocatable=format_bytes(mem_alloc),
-            memory_percent=min(100, mem_req * 100 // mem_alloc) if mem_alloc else 0,
-            images=[names[-1] for img in status.get("images") or [] if (names := img.get("names"))],
-            pods=[chip(p) for p in sorted(by_node.get(meta["name"], []), key=lambda p: p["metadata"]["name"])],
-            kubelet_stopped=(meta.get("annotations") or {}).get("clusterviz.io/kubelet") == "stopped",
-        ))
+        cards.append(
+            NodeCard(
+                name=meta["name"],
+                ready=ready,
+                unschedulable=bool(spec.get("unschedulable")),
+                labels=[
+                    f"{k}={v}"
+                    for k, v in sorted((meta.get("labels") or {}).items())
+                    if not k.startswith(("kubernetes.io/", "beta.kubernetes.io/"))
+                ],
+                taints=[
+                    f"{t.get('key')}{'=' + t['value'] if t.get('value') else ''}:{t.get('effect')}"
+                    for t in spec.get("taints") or []
+                ],
+                cpu_requested=format_cpu_millis(cpu_req),
+                cpu_allocatable=format_cpu_millis(cpu_alloc),
+                cpu_percent=min(100, cpu_req * 100 // cpu_alloc) if cpu_alloc else 0,
+                memory_requested=format_bytes(mem_req),
+                memory_allocatable=format_bytes(mem_alloc),
+                memory_percent=min(100, mem_req * 100 // mem_alloc) if mem_alloc else 0,
+                images=[names[-1] for img in status.get("images") or [] if (names := img.get("names"))],
+                pods=[chip(p) for p in sorted(by_node.get(meta["name"], []), key=lambda p: p["metadata"]["name"])],
+                kubelet_stopped=(meta.get("annotations") or {}).get("clusterviz.io/kubelet") == "stopped",
+            )
+        )
     return cards
 
 

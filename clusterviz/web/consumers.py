@@ -21,7 +21,7 @@ from clusterviz.api import errors
 from clusterviz.api.client import Client
 
 from .captions import caption, language_of
-from .cluster_view import node_cards, pending_pods
+from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
 
 BATCH_SECONDS = 0.05
 OBJECTS_SECONDS = 1.0
@@ -45,7 +45,11 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         self.language = language_of(self.scope)
         self.dirty = asyncio.Event()
         self.objects_dirty = asyncio.Event()
-        self.last_frame = ""
+        # What the page shows now, so a frame carries only what changed.
+        self.layout: tuple[bool, list[str]] | None = None
+        self.cards: dict[str, Any] = {}
+        self.pending: list[Any] | None = None
+        self.pending_total = 0
         self.caches: dict[str, dict[str, dict[str, Any]]] = {"pods": {}, "nodes": {}}
         self.tasks = [asyncio.ensure_future(self.follow(plural)) for plural in (*self.caches, *PANEL_RESOURCES)]
         self.tasks.append(asyncio.ensure_future(self.follow_messages()))
@@ -93,15 +97,41 @@ class ClusterConsumer(AsyncWebsocketConsumer):
             await self.dirty.wait()
             await asyncio.sleep(BATCH_SECONDS)  # wall-clock: batch a burst of events into one frame
             self.dirty.clear()
-            pods, nodes = list(self.caches["pods"].values()), list(self.caches["nodes"].values())
-            context = {"cluster": self.cluster, "oob": True}
-            with translation.override(self.language):
-                html = render_to_string("web/cluster.html#nodes", {**context, "cards": node_cards(nodes, pods)})
-                html += render_to_string("web/cluster.html#pending", {**context, "pending": pending_pods(pods)})
-            # Heartbeats change nodes without changing the cards; an unchanged frame is not sent.
-            if html != self.last_frame:
-                self.last_frame = html
+            html = self.frame()
+            if html:
                 await self.send(text_data=html)
+
+    def frame(self) -> str:
+        """The out-of-band fragments for what changed since the last frame ("" when nothing did).
+
+        Only changed node cards are sent (a label on one of 200 nodes re-renders one card); the whole
+        grid goes when nodes come or go or the grid turns compact. Heartbeats change no card at all.
+        """
+        pods, nodes = list(self.caches["pods"].values()), list(self.caches["nodes"].values())
+        cards = node_cards(nodes, pods)
+        small = compact(nodes, pods)
+        waiting = pending_pods(pods)
+        context = {"cluster": self.cluster, "oob": True, "compact": small}
+        layout = (small, [card.name for card in cards])
+        parts = []
+        with translation.override(self.language):
+            if layout != self.layout:
+                parts.append(render_to_string("web/cluster.html#nodes", {**context, "cards": cards}))
+            else:
+                for card in cards:
+                    if self.cards.get(card.name) != card:
+                        parts.append(
+                            render_to_string("web/cluster.html#card", {**context, "card": card, "oob_card": True})
+                        )
+            shown = waiting[:PENDING_SHOWN]
+            if shown != self.pending or len(waiting) != self.pending_total:
+                more = len(waiting) - len(shown)
+                parts.append(
+                    render_to_string("web/cluster.html#pending", {**context, "pending": shown, "pending_more": more})
+                )
+        self.layout, self.cards = layout, {card.name: card for card in cards}
+        self.pending, self.pending_total = shown, len(waiting)
+        return "".join(parts)
 
     async def objects_loop(self) -> None:
         """Make the page reload its objects panel after changes, at most once per ``OBJECTS_SECONDS``."""

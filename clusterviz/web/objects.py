@@ -35,6 +35,8 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
 DESCRIBABLE = {plural for _title, plurals in TABS.values() for plural in plurals}
 # The events tab shows the newest this many; a busy lesson makes hundreds.
 EVENTS_SHOWN = 50
+# Other tables stop here: thousands of rows help no one on a projector and slow every refresh.
+ROWS_SHOWN = 200
 # Columns of long unbroken identifiers, which may wrap anywhere so that wide tables fit a projector's width.
 IDENTIFIER_COLUMNS = {"NAME", "OBJECT", "SUBOBJECT", "SELECTOR", "IMAGES", "CONTAINERS", "ENDPOINTS", "OS-IMAGE"}
 
@@ -60,6 +62,7 @@ class ObjectTable:
     columns: list[str]
     rows: list[Row] = field(default_factory=list)
     newest_first: bool = False
+    more: int = 0  # rows left out
 
 
 def _event_time(row: dict[str, Any]) -> str:
@@ -90,10 +93,11 @@ def object_table(plural: str, table: dict[str, Any]) -> ObjectTable:
         namespace = str(meta.get("namespace", ""))
         cells = ([namespace] if namespaced else []) + row["cells"]
         rows.append(Row(namespace, str(meta.get("name", "")), list(zip(cells, identifiers, strict=True))))
-    shown = ObjectTable(plural, columns, rows)
+    shown = ObjectTable(plural, columns, rows[:ROWS_SHOWN], more=max(0, len(rows) - ROWS_SHOWN))
     if plural == "events":
         shown.rows = list(reversed(rows))[:EVENTS_SHOWN]
         shown.newest_first = True
+        shown.more = 0
     return shown
 
 

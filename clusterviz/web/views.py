@@ -18,7 +18,7 @@ from clusterviz.classroom.identity import readable_clusters
 from clusterviz.sim import scenarios
 
 from . import yaml_form
-from .cluster_view import node_cards, pending_pods
+from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
 from .export import export_cluster
 from .objects import tab_titles
 
@@ -47,7 +47,9 @@ async def cluster_context(cluster: str) -> dict[str, Any]:
     return {
         "cluster": cluster,
         "cards": node_cards(nodes, pods),
-        "pending": pending_pods(pods),
+        "compact": compact(nodes, pods),
+        "pending": pending_pods(pods)[:PENDING_SHOWN],
+        "pending_more": max(0, len(pending_pods(pods)) - PENDING_SHOWN),
         "simulation": simulation,
         "modes": MODES,
         "messages": list(reversed(trace)),

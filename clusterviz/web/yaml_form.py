@@ -55,7 +55,7 @@ def split_documents(text: str) -> list[tuple[int, str]]:
     scalar), so they line up one to one with what ``codec.parse_yaml(text, multi=True)`` returns.
     """
     return [
-        (node.start_mark.line + 1, text[node.start_mark.index:node.end_mark.index])
+        (node.start_mark.line + 1, text[node.start_mark.index : node.end_mark.index])
         for node in yaml.compose_all(text, Loader=yaml.SafeLoader)
         if node.tag != "tag:yaml.org,2002:null"
     ]
@@ -68,8 +68,7 @@ async def run(cluster: str, action: str, text: str) -> list[Outcome]:
     try:
         documents = codec.parse_yaml(text, multi=True)
     except errors.StatusError as exc:
-        match = _LINE.search(exc.message)
-        return [Outcome(False, exc.message, int(match.group(1)) if match else None)]
+        return [_unreadable(text, exc)]
     client = Client(cluster, "dashboard")
     outcomes = []
     for obj, (first_line, doc_text) in zip(documents, split_documents(text), strict=True):
@@ -78,6 +77,24 @@ async def run(cluster: str, action: str, text: str) -> list[Outcome]:
             continue
         outcomes.append(await _one(client, action, obj, doc_text, first_line))
     return outcomes or [Outcome(False, "there is nothing to send: the editor is empty")]
+
+
+def _unreadable(text: str, exc: errors.StatusError) -> Outcome:
+    """Why the text cannot be read, at its line.
+
+    Documents are decoded in order, so a value JSON cannot hold (reported by its field path) in one
+    document may hide a syntax error in a later one; the syntax error, which has a line, is shown first.
+    """
+    message = exc.message
+    if not _LINE.search(message):
+        try:
+            split_documents(text)
+        except yaml.YAMLError as syntax:
+            message = codec.yaml_error_message(syntax, text)
+        except RecursionError:
+            pass  # too deeply nested to compose: the decoder's message says so
+    match = _LINE.search(message)
+    return Outcome(False, message, int(match.group(1)) if match else None)
 
 
 async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, first_line: int) -> Outcome:
