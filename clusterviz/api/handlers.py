@@ -16,7 +16,7 @@ from clusterviz.apimachinery.patch import PatchError, json_patch, merge_patch, s
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
-from . import clock, codec, errors, strategy, tables
+from . import clock, codec, errors, paging, strategy, tables
 from .defaulting import apply_defaults
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import Resource
@@ -146,9 +146,15 @@ async def get(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
 async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     cid = await cluster_id(req.cluster)
     label_sel, field_reqs = parse_selectors(req, rp.resource)
+    limit, after = paging.parse(req.query)
     items, revision = await _list(cid, rp.resource.key, rp.namespace or None, **_indexed(field_reqs))
     items = [o for o in items if matches(o, label_sel, field_reqs)]
-    return ok(render(req, rp.resource, items, revision, single=False))
+    page, more = paging.page(items, limit, after)
+    body = render(req, rp.resource, page, revision, single=False)
+    if more:
+        body["metadata"]["continue"] = paging.token(revision, page[-1])
+        body["metadata"]["remainingItemCount"] = more
+    return ok(body)
 
 
 def selector_string(obj: dict[str, Any]) -> str:

@@ -70,11 +70,15 @@ def _event_time(row: dict[str, Any]) -> str:
     return str(event.get("lastTimestamp") or event.get("eventTime") or event.get("firstTimestamp") or "")
 
 
-async def get_table(client: Client, plural: str, namespace: str = "", field_selector: str = "") -> dict[str, Any]:
-    """The API's Table for a list, with full objects in events' rows (they are sorted by time)."""
+async def get_table(
+    client: Client, plural: str, namespace: str = "", field_selector: str = "", limit: int = 0
+) -> dict[str, Any]:
+    """The API's Table for a list (its first ``limit`` rows), with full objects in events' rows (sorted by time)."""
     query = {"includeObject": "Object" if plural == "events" else "Metadata"}
     if field_selector:
         query["fieldSelector"] = field_selector
+    if limit:
+        query["limit"] = str(limit)
     resp = await client.request("GET", path_for(find_resource(plural), namespace), query=query, accept=TABLE_ACCEPT)
     table = resp.body
     if plural == "events":
@@ -93,7 +97,8 @@ def object_table(plural: str, table: dict[str, Any]) -> ObjectTable:
         namespace = str(meta.get("namespace", ""))
         cells = ([namespace] if namespaced else []) + row["cells"]
         rows.append(Row(namespace, str(meta.get("name", "")), list(zip(cells, identifiers, strict=True))))
-    shown = ObjectTable(plural, columns, rows[:ROWS_SHOWN], more=max(0, len(rows) - ROWS_SHOWN))
+    more = int((table.get("metadata") or {}).get("remainingItemCount") or 0)
+    shown = ObjectTable(plural, columns, rows[:ROWS_SHOWN], more=more + max(0, len(rows) - ROWS_SHOWN))
     if plural == "events":
         shown.rows = list(reversed(rows))[:EVENTS_SHOWN]
         shown.newest_first = True
@@ -173,7 +178,10 @@ async def objects(request: HttpRequest, cluster: str) -> HttpResponse:
     _title, plurals = TABS.get(tab, TABS["pods"])
     client = Client(cluster, "dashboard")
     try:
-        tables = [object_table(plural, await get_table(client, plural)) for plural in plurals]
+        tables = [
+            object_table(plural, await get_table(client, plural, limit=0 if plural == "events" else ROWS_SHOWN))
+            for plural in plurals
+        ]
     except errors.StatusError as exc:
         return HttpResponse(render_to_string("web/flash.html", {"error": exc.message}))
     html = render_to_string("web/objects.html#tables", {"cluster": cluster, "tables": tables}, request)

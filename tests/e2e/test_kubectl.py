@@ -195,3 +195,14 @@ def test_get_missing_pod_is_not_found(kubectl: Kubectl):
 def test_other_resource_types_list(kubectl: Kubectl, kind: str):
     result = kubectl("get", kind, "-A")
     assert result.returncode == 0, result.stderr
+
+
+def test_get_follows_continue_tokens_in_chunks(kubectl: Kubectl):
+    ok(kubectl("create", "namespace", "paging"))
+    for name in ("cm-a", "cm-b", "cm-c", "cm-d", "cm-e"):
+        ok(kubectl("create", "configmap", name, "-n", "paging", "--from-literal=k=v"))
+    verbose = kubectl("get", "configmaps", "-n", "paging", "--chunk-size=2", "-v=6")
+    assert verbose.returncode == 0, verbose.stderr
+    names = [line.split()[0] for line in verbose.stdout.splitlines()[1:]]
+    assert [n for n in names if n.startswith("cm-")] == ["cm-a", "cm-b", "cm-c", "cm-d", "cm-e"]
+    assert verbose.stderr.count("limit=2") == 3 and "continue=" in verbose.stderr
