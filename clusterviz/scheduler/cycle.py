@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -208,6 +209,18 @@ class _Filtered:
         verdict = self.verdicts[i]
         assert verdict is not None
         return verdict.statuses[int(verdict.index[row])].with_plugin(self.plugins[i].name)
+
+    def first_failures(self, rows: np.ndarray) -> Counter[tuple[str, str]]:
+        """How many of ``rows`` failed first at each (plugin, reason)."""
+        counts: Counter[tuple[str, str]] = Counter()
+        first = self.first[rows]
+        for i in np.unique(first[first >= 0]).tolist():
+            verdict = self.verdicts[i]
+            assert verdict is not None
+            indexes, hits = np.unique(verdict.index[rows[first == i]], return_counts=True)
+            for k, n in zip(indexes.tolist(), hits.tolist(), strict=True):
+                counts[(self.plugins[i].name, verdict.statuses[k].message)] += n
+        return counts
 
     def columns(self, rows: np.ndarray) -> tuple[FilterColumn, ...]:
         """The record's filter columns for the given rows."""
@@ -424,11 +437,7 @@ def _columns(
         wanted[list(keep)] = True
         shown |= wanted[rows]
         hidden = rows[~shown]
-        omitted = omitted_summary(
-            feasible[hidden],
-            filtered.columns(hidden),
-            filtered.first[hidden],
-        )
+        omitted = omitted_summary(feasible[hidden], filtered.first_failures(hidden))
         rows = rows[shown]
     # Score arrays are aligned with the feasible rows; spread them over the listed rows.
     position = np.full(len(table), -1, np.int64)

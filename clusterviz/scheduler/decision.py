@@ -176,20 +176,9 @@ class NodeColumns:
         return rows
 
 
-def omitted_summary(feasible: np.ndarray, filters: tuple[FilterColumn, ...], first_failure: np.ndarray) -> OmittedNodes:
-    """Summarise nodes left out of a big record: how many, how many feasible, and each first failure's count."""
-    counts: Counter[tuple[str, str]] = Counter()
-    failing = first_failure >= 0
-    if failing.any():
-        keys = first_failure[failing].astype(np.int64) << 16
-        rows = np.zeros(len(feasible), np.int64)
-        for p, col in enumerate(filters):
-            here = failing & (first_failure == p)
-            rows[here] = col.index[here]
-        keys |= rows[failing]
-        for key, count in zip(*np.unique(keys, return_counts=True), strict=True):
-            result = filters[int(key) >> 16].results[int(key) & 0xFFFF]
-            counts[(result.plugin, result.reason)] += int(count)
+def omitted_summary(feasible: np.ndarray, counts: Counter[tuple[str, str]]) -> OmittedNodes:
+    """Summarise nodes left out of a big record: how many, how many feasible, and how often each
+    (plugin, reason) was a node's first failure, most frequent first."""
     reasons = tuple(sorted(((p, r, n) for (p, r), n in counts.items()), key=lambda t: (-t[2], t[0], t[1])))
     return OmittedNodes(len(feasible), int(feasible.sum()), reasons)
 
