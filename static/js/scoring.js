@@ -58,6 +58,22 @@ document.body.addEventListener("htmx:afterSwap", (event) => {
   if (panel) setup(panel);
 });
 
+// A new attempt for the Pod on show (the scheduler talks about it again) reloads the panel with it,
+// unless a teacher is walking through the current one.
+let reload = null;
+document.body.addEventListener("htmx:wsAfterMessage", (event) => {
+  const text = event.detail.message;
+  const panel = document.getElementById("scoring-panel");
+  if (!panel || typeof text !== "string" || !text.startsWith("{")) return;
+  const flow = JSON.parse(text).flow;
+  const object = flow?.object ?? {};
+  if (object.kind !== "Pod" || `${object.namespace}/${object.name}` !== panel.dataset.pod) return;
+  if (flow.from !== "scheduler" && flow.to !== "scheduler") return;
+  if (panel.classList.contains("walking")) return;
+  clearTimeout(reload);
+  reload = setTimeout(() => htmx.ajax("GET", panel.dataset.latest, { target: "#scoring", swap: "innerHTML" }), 500);
+});
+
 document.addEventListener("keydown", (event) => {
   const panel = document.getElementById("scoring-panel");
   if (!panel?.stepper || typing(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;

@@ -45,6 +45,8 @@ def test_a_pending_pods_reasons_then_a_label_from_the_page_schedules_it(page, li
     page.click("#node-node02 button[value='label']")
     chip = page.wait_for_selector("#node-node02 .chip[title$=': Running']:has-text('wants-ssd')", timeout=30_000)
     assert page.locator("#pending .chip:has-text('wants-ssd')").count() == 0
+    # The open panel followed the new attempt by itself.
+    page.wait_for_selector("#scoring .verdict.ok:has-text('node02')", timeout=15_000)
     chip.click()
     page.wait_for_selector("#scoring .verdict.ok:has-text('node02')")
     page.click("#scoring button:has-text('Show all')")
