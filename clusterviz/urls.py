@@ -27,6 +27,7 @@ urlpatterns = [
     path("c/<slug:cluster>/yaml", web.yaml_action, name="yaml"),
     path("c/<slug:cluster>/presets", web.load_preset, name="presets"),
     path("c/<slug:cluster>/export.yaml", web.export, name="export"),
+    path("c/<slug:cluster>/import", web.import_yaml, name="import"),
     path("c/<slug:cluster>/scoring/<slug:namespace>/<str:name>", scoring.scoring, name="scoring"),
     path("c/<slug:cluster>/", include("clusterviz.api.urls")),
 ]

@@ -112,6 +112,9 @@ async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         else:
             changed = req.payload if isinstance(req.payload, dict) else handlers.codec.decode_object(req.body, req.content_type)
         spec = _check_spec(changed.get("spec"))
+        if req.query.get("dryRun") == "All":
+            # Checked and answered as it would be, but nothing changes.
+            return ApiResponse(200, {**current, "spec": {**current["spec"], **spec}})
         running = await registry.ensure(req.cluster)
         values = {attr: float(spec[f]) if attr != "seed" else int(spec[f]) for f, attr in TIMINGS.items()}
         if running is not None:
@@ -151,12 +154,22 @@ def _since(req: ApiRequest) -> int:
         raise errors.bad_request(f"invalid sinceSeq: {text!r}") from None
 
 
-async def _messages(cluster: str, since: int, limit: int = 5000) -> list[dict[str, Any]]:
+# Messages one list of the trace (or one round of a watch's backlog) returns at most.
+PAGE = 5000
+
+
+async def _messages(cluster: str, since: int, limit: int = PAGE) -> list[dict[str, Any]]:
     running = registry.get(cluster)
     items = await in_thread(trace.saved_messages)(cluster, since, limit)
     seen = {i["seq"] for i in items}
     if running is not None:
-        items += [m.as_dict() for m in trace.unsaved(running.engine) if m.seq > since and m.seq not in seen]
+        # The engine's own trace, read after the database: a message that a flush took out of the unsaved
+        # buffer but has not committed yet is in neither of those, and would be a gap in a watch.
+        for m in reversed(running.engine.trace):
+            if m.seq <= since:
+                break
+            if m.seq not in seen:
+                items.append(m.as_dict())
     items.sort(key=lambda i: i["seq"])
     return items[:limit]
 
@@ -191,9 +204,15 @@ async def _watch(cluster: str, since: int) -> AsyncIterator[dict[str, Any]]:
         running.engine.listeners.append(queue.put_nowait)
     try:
         last = since
-        for item in await _messages(cluster, since):
-            last = item["seq"]
-            yield {"type": "ADDED", "object": message_object(item)}
+        while True:
+            # The whole backlog, a page at a time, before the live messages: stopping after one page would
+            # skip from its last message to whatever is delivered next.
+            backlog = await _messages(cluster, last, PAGE)
+            for item in backlog:
+                last = item["seq"]
+                yield {"type": "ADDED", "object": message_object(item)}
+            if len(backlog) < PAGE:
+                break
         while running is not None:
             msg = await queue.get()
             if msg.seq > last:

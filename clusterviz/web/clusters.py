@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -12,6 +15,8 @@ from clusterviz.api.bootstrap import cluster_summaries, create_cluster
 from clusterviz.apimachinery.names import is_dns1123_label
 from clusterviz.classroom.identity import readable_clusters
 from clusterviz.sim import registry, scenarios
+
+from .export import import_cluster, uploaded_text
 
 # Larger clusters are for `manage.py createcluster`: registering thousands of nodes takes longer than a click should.
 MAX_NODES = 100
@@ -49,10 +54,31 @@ async def create(request: HttpRequest) -> HttpResponse:
         return await clusters_panel(
             request, error=_("the number of nodes must be between 0 and %(max)d") % {"max": MAX_NODES}
         )
+    upload = request.FILES.get("file")
+    if upload is not None:
+        return await _create_from_file(request, name, upload)
     if not await create_cluster(name, nodes):
         return await clusters_panel(request, error=_('cluster "%(name)s" already exists') % {"name": name})
     return await clusters_panel(
         request, done=_('cluster "%(name)s" created with %(nodes)d node(s)') % {"name": name, "nodes": nodes}
+    )
+
+
+async def _create_from_file(request: HttpRequest, name: str, upload: Any) -> HttpResponse:
+    """A new cluster holding what an exported lesson file describes (its nodes included)."""
+    try:
+        text = uploaded_text(upload, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    except ValueError as exc:
+        return await clusters_panel(request, error=str(exc))
+    if not await create_cluster(name, 0):
+        return await clusters_panel(request, error=_('cluster "%(name)s" already exists') % {"name": name})
+    refused = [o for o in await import_cluster(name, text) if not o.ok]
+    if refused:
+        # Nothing of a refused file was applied: the new cluster goes again rather than stay half-made.
+        await registry.delete_cluster(name)
+        return await clusters_panel(request, error="; ".join(o.text for o in refused[:3]))
+    return await clusters_panel(
+        request, done=_('cluster "%(name)s" created from %(file)s') % {"name": name, "file": upload.name}
     )
 
 

@@ -19,7 +19,7 @@ from clusterviz.sim import scenarios
 
 from . import yaml_form
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
-from .export import export_cluster
+from .export import export_cluster, import_cluster, uploaded_text
 from .objects import tab_titles
 
 MODES = ("live", "paused", "step", "fast-forward")
@@ -78,6 +78,17 @@ async def export(request: HttpRequest, cluster: str) -> HttpResponse:
     response = HttpResponse(await export_cluster(cluster), content_type="application/yaml")
     response["Content-Disposition"] = f'attachment; filename="{cluster}.yaml"'
     return response
+
+
+@require_POST
+async def import_yaml(request: HttpRequest, cluster: str) -> HttpResponse:
+    """Replace the cluster's contents with an uploaded export (the editor shows each document's outcome)."""
+    try:
+        text = uploaded_text(request.FILES.get("file"), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    except ValueError as exc:
+        return render(request, "web/yaml_result.html", {"outcomes": [yaml_form.Outcome(False, str(exc))]})
+    outcomes = await import_cluster(cluster, text)
+    return render(request, "web/yaml_result.html", {"outcomes": outcomes})
 
 
 def _chinese() -> bool:
