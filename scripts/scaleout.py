@@ -73,8 +73,10 @@ def main() -> int:
 
     children: dict[int, tuple[str, subprocess.Popen[bytes]]] = {}
     for name, (command, child_env) in commands.items():
-        child = subprocess.Popen(command, env=child_env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                 start_new_session=True)  # so Ctrl-C reaches us, and we stop them in order
+        # A session of its own: Ctrl-C reaches only this launcher, which stops the children itself.
+        child = subprocess.Popen(
+            command, env=child_env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+        )
         children[child.pid] = (name, child)
         assert child.stdout is not None
         threading.Thread(target=relay, args=(name, child.stdout), daemon=True).start()

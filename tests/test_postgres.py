@@ -38,7 +38,11 @@ def test_the_store_api_and_control_plane_pass_on_postgres_and_redis() -> None:
     began = time.monotonic()
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "--backend=postgres", "-q", *SUBSET],
-        cwd=ROOT, capture_output=True, text=True, timeout=1150, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1150,
+        check=False,
     )
     summary = result.stdout.strip().splitlines()[-1:] or ["(no output)"]
     print(f"PostgreSQL + Redis pass: {summary[0]} ({time.monotonic() - began:.0f}s)")

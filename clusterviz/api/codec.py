@@ -108,8 +108,9 @@ def yaml_error_message(exc: yaml.YAMLError, text: str = "") -> str:
         # A character YAML does not allow (a control character) is reported by its offset, not a mark.
         line_start = text.rfind("\n", 0, exc.position) + 1
         line, column = text.count("\n", 0, exc.position) + 1, exc.position - line_start + 1
-        return (f"error converting YAML to JSON: yaml: line {line}, column {column}: "
-                f"{exc.reason} (#x{exc.character:04x})")
+        return (
+            f"error converting YAML to JSON: yaml: line {line}, column {column}: {exc.reason} (#x{exc.character:04x})"
+        )
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context_mark", None)

@@ -1,4 +1,4 @@
-"""Watch streams: list-then-watch from the store's log, filtered like the real watch cache."""
+"""Watch streams: list-then-watch from the store's log (read once per process, see watchcache), filtered per stream."""
 
 from __future__ import annotations
 
@@ -7,17 +7,15 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from clusterviz.apimachinery import fields, labels
-from clusterviz.store import kv, notify
+from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
-from . import clock, errors, tables
+from . import clock, errors, tables, watchcache
 from .handlers import _indexed, _list, cluster_id, matches, parse_selectors, with_type
 from .request import ApiRequest, ApiResponse, ResourcePath
 
 _events_since = in_thread(kv.events_since)
 
-# Watchers re-read the log this often even without a wake-up (a lost wake-up only delays).
-POLL_SECONDS = 1.0
 # Bookmarks, for clients that allow them, at least this often while idle.
 BOOKMARK_SECONDS = 10.0
 # The real API server ends watches after a randomised 30-60 minutes; so do we, at 30.
@@ -51,6 +49,7 @@ async def watch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         except ValueError:
             raise errors.bad_request(f"invalid timeoutSeconds: {req.query['timeoutSeconds']!r}") from None
     if req.gate is not None:
+
         def classify(event_type: str, obj: dict[str, Any], previous: dict[str, Any] | None) -> str:
             return _event_type(event_type, obj, previous, label_sel, field_reqs)
 
@@ -79,7 +78,10 @@ async def _stream(
     def shape(obj: dict[str, Any]) -> dict[str, Any]:
         if req.wants_table:
             return tables.build_table(
-                resource.plural, [obj], clock.now(), include_object=include,
+                resource.plural,
+                [obj],
+                clock.now(),
+                include_object=include,
                 resource_version=str(obj.get("metadata", {}).get("resourceVersion", "")),
             )
         return with_type(resource, obj)
@@ -88,9 +90,12 @@ async def _stream(
         meta: dict[str, Any] = {"resourceVersion": str(revision)}
         if initial_end:
             meta["annotations"] = {"k8s.io/initial-events-end": "true"}
-        return {"type": "BOOKMARK", "object": {"kind": resource.kind, "apiVersion": resource.group_version, "metadata": meta}}
+        return {
+            "type": "BOOKMARK",
+            "object": {"kind": resource.kind, "apiVersion": resource.group_version, "metadata": meta},
+        }
 
-    subscription = notify.Subscription(cid)
+    follower: watchcache.LogFollower | None = None
     try:
         deadline = time.monotonic() + timeout
         if initial and start is None:
@@ -106,14 +111,22 @@ async def _stream(
                 yield bookmark(revision, initial_end=True)
         else:
             revision = start or 0
+        follower = watchcache.acquire(cid, revision)
         last_sent = time.monotonic()
         while True:
-            try:
-                events = await _events_since(cid, revision, BATCH)
-            except kv.Compacted as exc:
-                yield _status_event(errors.expired(str(exc)))
-                return
-            except kv.StoreUnavailable:
+            if revision < follower.floor:
+                # Older than the shared reader remembers: catch up from the log in the database.
+                try:
+                    events = await _events_since(cid, revision, BATCH)
+                except kv.Compacted as exc:
+                    yield _status_event(errors.expired(str(exc)))
+                    return
+                except kv.StoreUnavailable:
+                    yield _status_event(errors.store_unavailable())
+                    return
+            else:
+                events = follower.since(revision)
+            if not events and follower.failure is not None:
                 # As the real API server does when etcd fails under a watch: end it with a Status;
                 # clients watch again from the last resourceVersion they saw.
                 yield _status_event(errors.store_unavailable())
@@ -126,17 +139,18 @@ async def _stream(
                 if kind:
                     last_sent = time.monotonic()
                     yield {"type": kind, "object": shape(event.object)}
-            if len(events) == BATCH:
+            if events and revision < follower.head:
                 continue
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return
-            await subscription.wait(min(remaining, POLL_SECONDS))
+            await follower.wait(revision, min(remaining, BOOKMARK_SECONDS if bookmarks else remaining))
             if bookmarks and time.monotonic() - last_sent >= BOOKMARK_SECONDS:
                 last_sent = time.monotonic()
                 yield bookmark(revision)
     finally:
-        subscription.close()
+        if follower is not None:
+            watchcache.release(follower)
 
 
 def _event_type(

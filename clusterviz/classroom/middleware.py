@@ -18,6 +18,11 @@ from asgiref.sync import markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from clusterviz.api import errors
+from clusterviz.api.outage import OUTAGES
+from clusterviz.api.server import error_response
+from clusterviz.api.views import to_http
+
 from . import ratelimit
 from .access import READ, UNOWNED, WRITE, Identity, allows, permission
 from .identity import SANDBOX_COOKIE, InvalidToken, classroom_mode, identify, ownership
@@ -102,7 +107,11 @@ class ClusterAccessMiddleware:
         cluster, rest = match["cluster"] or match["managed"] or "", match["rest"]
         is_api = rest.split("/", 1)[0] in API_PREFIXES
         wanted = READ if request.method in READ_METHODS else WRITE
-        refusal = await self._refusal(request, cluster, rest, is_api, wanted)
+        try:
+            refusal = await self._refusal(request, cluster, rest, is_api, wanted)
+        except OUTAGES:
+            # Who is asking is in the database too: without it, the same clean 503 as the API's.
+            return to_http(error_response(errors.store_unavailable()))
         if refusal is not None:
             return refusal
         return await self.get_response(request)

@@ -159,7 +159,12 @@ class EngineGate:
         finally:
             self._inflight -= 1
         async with self.engine.activity():
-            await self.catch_up()
+            try:
+                await self.catch_up()
+            except kv.StoreUnavailable:
+                # The write itself is committed, so it is reported as done; the tailer hands its
+                # event to the watchers once the database answers again.
+                pass
         return obj
 
     async def catch_up(self) -> None:

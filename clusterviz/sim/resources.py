@@ -158,7 +158,7 @@ def _since(req: ApiRequest) -> int:
 PAGE = 5000
 
 
-async def _messages(cluster: str, since: int, limit: int = PAGE) -> list[dict[str, Any]]:
+async def _messages(cluster: str, since: int, limit: int) -> list[dict[str, Any]]:
     running = registry.get(cluster)
     items = await in_thread(trace.saved_messages)(cluster, since, limit)
     seen = {i["seq"] for i in items}
@@ -190,7 +190,7 @@ async def flow_messages(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     since = _since(req)
     if req.flag("watch"):
         return ApiResponse(200, stream=_watch(req.cluster, since))
-    items = await _messages(req.cluster, since)
+    items = await _messages(req.cluster, since, PAGE)
     last = items[-1]["seq"] if items else since
     return ApiResponse(200, {"apiVersion": API_VERSION, "kind": "FlowMessageList",
                              "metadata": {"resourceVersion": str(last)},

@@ -95,10 +95,6 @@ def attach(engine: Engine) -> None:
     engine.background.add(task)
 
 
-def unsaved(engine: Engine) -> list[Message]:
-    return list(_buffers.get(engine, []))
-
-
 def saved_messages(cluster: str, since_seq: int, limit: int) -> list[dict[str, Any]]:
     rows = FlowMessage.objects.filter(cluster=cluster, seq__gt=since_seq).order_by("seq")[:limit]
     return [

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from . import notify
 from .models import Cluster, StoredObject, WatchEvent
@@ -132,6 +132,24 @@ def get(cid: int, key: Key) -> dict[str, Any] | None:
     return row
 
 
+@contextmanager
+def _snapshot() -> Iterator[None]:
+    """A read-only transaction whose statements all see one moment of the database.
+
+    PostgreSQL's default (READ COMMITTED) gives each statement its own snapshot, so a revision read
+    by one and the objects or events read by the next could come from either side of a concurrent
+    write or compaction; REPEATABLE READ fixes one snapshot for the transaction. SQLite's
+    transactions already see one state (and this project's take the write lock up front). Inside
+    a caller's transaction the reads share that transaction's isolation.
+    """
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
 def list_objects(
     cid: int,
     resource: str,
@@ -142,7 +160,7 @@ def list_objects(
     phase: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """Objects of one resource (optionally one namespace) and the revision they were read at."""
-    with transaction.atomic():
+    with _snapshot():
         revision = current_revision(cid)
         query = StoredObject.objects.filter(cluster_id=cid, resource=resource)
         if namespace:
@@ -295,7 +313,7 @@ def compact(cid: int, revision: int) -> None:
 
 def events_since(cid: int, revision: int, limit: int = 500) -> list[Event]:
     """Watch events after ``revision`` in order; Compacted if some were dropped."""
-    with transaction.atomic():
+    with _snapshot():
         compacted = Cluster.objects.values_list("compacted", flat=True).get(pk=cid)
         if revision < compacted:
             raise Compacted(revision, compacted + 1)

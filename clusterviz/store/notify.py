@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import queue
 import threading
 from collections import defaultdict
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
@@ -30,8 +30,11 @@ def group_name(cid: int) -> str:
 
 
 class _Listener:
-    """One event loop's channel on the layer: it joins the groups of the clusters watched there and
-    wakes their watchers when another process writes."""
+    """One event loop's channel on the channel layer, woken by other processes' writes.
+
+    It joins the group of each cluster watched in its loop and wakes that cluster's watchers
+    whenever a message arrives.
+    """
 
     RETRY_SECONDS = 1.0
 
@@ -125,13 +128,42 @@ def wake_local(cid: int) -> None:
                 _waiters[cid].discard((loop, event))
 
 
+# Wake-ups for other processes wait here for the publisher thread.
+_outbox: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+_publisher: threading.Thread | None = None
+
+
+def _publish_forever() -> None:
+    """Send queued wake-ups to the channel layer, from an event loop of this thread's own.
+
+    Writers only queue them: a writer never waits for Redis, nor for an event loop that may be
+    shutting down (which would keep the process from exiting). Queued wake-ups of one cluster
+    are sent as one, for its latest revision.
+    """
+    loop = asyncio.new_event_loop()
+    layer = get_channel_layer()
+    while True:
+        latest = dict([_outbox.get()])
+        while not _outbox.empty():
+            cid, revision = _outbox.get()
+            latest[cid] = max(revision, latest.get(cid, 0))
+        for cid, revision in latest.items():
+            message = {"type": "revision.written", "cluster": cid, "revision": revision}
+            try:
+                loop.run_until_complete(layer.group_send(group_name(cid), message))
+            except Exception:  # noqa: BLE001 - a lost wake-up only delays watchers, who also poll
+                log.warning("could not publish revision %s of cluster %s", revision, cid, exc_info=True)
+
+
 def publish(cid: int, revision: int) -> None:
     """Announce that cluster ``cid`` reached ``revision``."""
+    global _publisher
     wake_local(cid)
-    if settings.REDIS_URL:
-        try:
-            async_to_sync(get_channel_layer().group_send)(
-                group_name(cid), {"type": "revision.written", "cluster": cid, "revision": revision}
-            )
-        except Exception:  # noqa: BLE001 - a lost wake-up only delays watchers, who also poll
-            log.warning("could not publish revision %s of cluster %s", revision, cid, exc_info=True)
+    if not settings.REDIS_URL:
+        return
+    with _lock:
+        if _publisher is None:
+            # A daemon: wake-ups still queued when the process exits are not worth waiting for.
+            _publisher = threading.Thread(target=_publish_forever, name="wake-up publisher", daemon=True)
+            _publisher.start()
+    _outbox.put((cid, revision))

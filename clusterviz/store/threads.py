@@ -45,7 +45,7 @@ def _discard_connection() -> None:
         connection.connection = None
 
 
-def guarded[**P, R](fn: Callable[P, R]) -> Callable[P, R]:
+def _guarded[**P, R](fn: Callable[P, R]) -> Callable[P, R]:
     """``fn`` with a lost or unreachable database turned into ``StoreUnavailable`` (for any thread)."""
 
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -61,4 +61,4 @@ def guarded[**P, R](fn: Callable[P, R]) -> Callable[P, R]:
 
 def in_thread[**P, R](fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """Run the synchronous ``fn`` in the store's thread pool (see the module docstring)."""
-    return sync_to_async(guarded(fn), thread_sensitive=False, executor=_executor)
+    return sync_to_async(_guarded(fn), thread_sensitive=False, executor=_executor)

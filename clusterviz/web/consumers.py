@@ -144,8 +144,8 @@ class ClusterConsumer(AsyncWebsocketConsumer):
 
     async def follow_messages(self) -> None:
         """The trace, live: a timeline row per delivered message, and JSON for the animation."""
-        listed = await self.client.list("flowmessages")
-        since = listed["metadata"]["resourceVersion"]
+        # From the newest message on: a list of the trace starts at its oldest, a page at a time.
+        since = str((await self.client.get("simulations", "default"))["status"]["lastSeq"])
         resp = await self.client.request(
             "GET", "/apis/clusterviz.io/v1/flowmessages", query={"watch": "true", "sinceSeq": since}
         )

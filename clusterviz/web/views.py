@@ -121,8 +121,13 @@ async def set_mode(request: HttpRequest, cluster: str) -> HttpResponse:
         except ValueError:
             pass
     client = Client(cluster, "dashboard")
-    simulation = await client.patch("simulations", "default", patch)
-    return render(request, "web/cluster.html#controls", {"cluster": cluster, "simulation": simulation, "modes": MODES})
+    error = ""
+    try:
+        simulation = await client.patch("simulations", "default", patch)
+    except errors.StatusError as exc:
+        error, simulation = exc.message, await client.get("simulations", "default")
+    context = {"cluster": cluster, "simulation": simulation, "modes": MODES, "error": error}
+    return render(request, "web/cluster.html#controls", context)
 
 
 @require_POST

@@ -35,8 +35,12 @@ def test_it_starts_web_processes_and_workers_that_serve_and_all_stop_on_sigterm(
     backend.create_database(database)
     port = two_free_ports()
     env = {**os.environ, "DATABASE_URL": backend.database_url(database), "REDIS_URL": backend.REDIS_URL}
-    launcher = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "scaleout.py"), "--web", "2", "--workers", "1",
-                                 "--port", str(port)], env=env, cwd=ROOT, stdout=subprocess.PIPE)
+    launcher = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "scaleout.py"), "--web", "2", "--workers", "1", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+    )
     assert launcher.stdout is not None
     output = b""
     try:

@@ -112,3 +112,11 @@ async def test_a_preset_resets_the_cluster_and_loads_its_manifest(sim, async_cli
     assert "nodeSelector: Pending until a node gets the label" in reply.content.decode()
     assert "disktype: ssd" in json.loads(reply["HX-Trigger"])["loadPreset"]["yaml"]
     assert (await Client("demo", "kubectl").get("simulations", "default"))["spec"]["mode"] == "step"
+
+
+async def test_the_speed_slider_sets_the_simulation_speed_and_a_bad_one_is_explained(async_client):
+    reply = (await async_client.post("/c/demo/controls/mode", {"speed": "2.5"})).content.decode()
+    assert 'name="speed"' in reply and "2.5×" in reply
+    assert (await Client("demo", "kubectl").get("simulations", "default"))["spec"]["speed"] == 2.5
+    refused = (await async_client.post("/c/demo/controls/mode", {"speed": "1000"})).content.decode()
+    assert "spec.speed: Invalid value: 1000" in refused and "2.5×" in refused

@@ -1,0 +1,125 @@
+"""One reader of a cluster's watch log per process, shared by every watch stream of that cluster.
+
+A page of the dashboard opens several watches, and a class of 100 opens hundreds. Each reading
+the log from the database after every write made a write cost hundreds of queries. As
+kube-apiserver's watch cache does with etcd, a :class:`LogFollower` reads each new stretch of the
+log once, keeps the recent events in memory, and wakes the streams, which filter their share.
+A stream that starts further back than the follower's memory catches up from the database first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+from typing import Any
+
+from clusterviz.store import kv, notify
+from clusterviz.store.threads import in_thread
+
+_events_since = in_thread(kv.events_since)
+_current_revision = in_thread(kv.current_revision)
+
+# The follower reads the log this often even without a wake-up (a lost wake-up only delays).
+POLL_SECONDS = 1.0
+BATCH = 500
+# Events kept in memory per cluster; older revisions are read from the database.
+KEEP = 5000
+# After a failed read, wait this long before trying again.
+RETRY_SECONDS = 1.0
+
+
+class LogFollower:
+    """Follows one cluster's log from ``floor`` on; streams take the events after their revision."""
+
+    def __init__(self, cid: int, floor: int) -> None:
+        self.cid = cid
+        self.floor = floor  # every event after this revision is in memory (until trimmed)
+        self.head = floor
+        self._revisions: list[int] = []
+        self._events: list[kv.Event] = []
+        self._woken = asyncio.Event()
+        self.failure: Exception | None = None
+        self.users = 0
+        self.loop = asyncio.get_running_loop()
+        self._task = self.loop.create_task(self._run())
+
+    def since(self, revision: int) -> list[kv.Event]:
+        """The events after ``revision`` (which must not be below ``floor``)."""
+        return self._events[bisect.bisect_right(self._revisions, revision) :]
+
+    async def wait(self, revision: int, timeout: float) -> None:
+        """Until the log moves past ``revision``, a read fails, or ``timeout`` passes."""
+        while self.head <= revision and self.failure is None:
+            woken = self._woken
+            try:
+                await asyncio.wait_for(woken.wait(), timeout)
+            except TimeoutError:
+                return
+
+    def _wake(self) -> None:
+        self._woken.set()
+        self._woken = asyncio.Event()
+
+    async def _run(self) -> None:
+        subscription = notify.Subscription(self.cid)
+        try:
+            while True:
+                try:
+                    events = await _events_since(self.cid, self.head, BATCH)
+                except kv.Compacted:
+                    # Fell behind the log's retention: go on from now; older streams read the database.
+                    self._restart(await _current_revision(self.cid))
+                    continue
+                except kv.StoreUnavailable as exc:
+                    self.failure = exc
+                    self._wake()
+                    await asyncio.sleep(RETRY_SECONDS)  # wall-clock: the database is away
+                    continue
+                self.failure = None
+                if events:
+                    self._append(events)
+                    self._wake()
+                if len(events) < BATCH:
+                    await subscription.wait(POLL_SECONDS)
+        finally:
+            subscription.close()
+
+    def _append(self, events: list[kv.Event]) -> None:
+        self._events.extend(events)
+        self._revisions.extend(e.revision for e in events)
+        self.head = events[-1].revision
+        if len(self._events) > 2 * KEEP:
+            # Trim in big steps, so that the copy is rare.
+            cut = len(self._events) - KEEP
+            self.floor = self._revisions[cut - 1]
+            del self._events[:cut], self._revisions[:cut]
+
+    def _restart(self, revision: int) -> None:
+        self._events.clear()
+        self._revisions.clear()
+        self.floor = self.head = revision
+
+    def close(self) -> None:
+        """Stop reading (the last stream left)."""
+        self._task.cancel()
+
+
+_followers: dict[tuple[Any, int], LogFollower] = {}
+
+
+def acquire(cid: int, revision: int) -> LogFollower:
+    """The running loop's follower of cluster ``cid`` (started at ``revision`` if there is none yet)."""
+    key = (asyncio.get_running_loop(), cid)
+    follower = _followers.get(key)
+    if follower is None:
+        follower = _followers[key] = LogFollower(cid, revision)
+    follower.users += 1
+    return follower
+
+
+def release(follower: LogFollower) -> None:
+    """A stream is done with its follower; the last one out stops it."""
+    follower.users -= 1
+    if follower.users <= 0:
+        _followers.pop((follower.loop, follower.cid), None)
+        follower.close()
