@@ -19,8 +19,9 @@ from clusterviz.store.threads import in_thread
 _events_since = in_thread(kv.events_since)
 _current_revision = in_thread(kv.current_revision)
 
-# The follower reads the log this often even without a wake-up (a lost wake-up only delays).
-POLL_SECONDS = 1.0
+# The follower reads the log this often even without a wake-up: writes by another process reach
+# this one by that poll when there is no Redis to carry wake-ups. One cheap query per cluster.
+POLL_SECONDS = 0.25
 BATCH = 500
 # Events kept in memory per cluster; older revisions are read from the database.
 KEEP = 5000

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -27,6 +28,25 @@ BATCH_SECONDS = 0.05
 OBJECTS_SECONDS = 1.0
 # Watched for the objects panel only: a change just makes the panel reload.
 PANEL_RESOURCES = ("deployments", "replicasets", "replicationcontrollers", "services", "endpoints", "events")
+
+
+# Every page of a cluster shows each message the same way (per language): render it once per process.
+_RENDERED: OrderedDict[tuple[str, int, str], tuple[str, str]] = OrderedDict()
+RENDERED_KEPT = 2000
+
+
+def rendered_message(cluster: str, message: dict[str, Any], language: str) -> tuple[str, str]:
+    """A message's timeline row (an out-of-band fragment) and its JSON for the animation."""
+    key = (cluster, int(message["seq"]), language)
+    found = _RENDERED.get(key)
+    if found is None:
+        with translation.override(language):
+            row = render_to_string("web/flow.html#message", {"m": message, "oob": True})
+            data = json.dumps({"flow": message, "caption": caption(message)})
+        found = _RENDERED[key] = (row, data)
+        if len(_RENDERED) > RENDERED_KEPT:
+            _RENDERED.popitem(last=False)
+    return found
 
 
 class ClusterConsumer(AsyncWebsocketConsumer):
@@ -151,9 +171,6 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         )
         assert resp.stream is not None
         async for event in resp.stream:
-            message = event["object"]
-            with translation.override(self.language):
-                row = render_to_string("web/flow.html#message", {"m": message, "oob": True})
-                said = caption(message)
+            row, data = rendered_message(self.cluster, event["object"], self.language)
             await self.send(text_data=row)
-            await self.send(text_data=json.dumps({"flow": message, "caption": said}))
+            await self.send(text_data=data)
