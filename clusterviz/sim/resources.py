@@ -156,6 +156,8 @@ def _since(req: ApiRequest) -> int:
 
 # Messages one list of the trace (or one round of a watch's backlog) returns at most.
 PAGE = 5000
+# How often a process without the cluster's engine looks for messages the engine's process saved.
+SAVED_POLL_SECONDS = 0.5
 
 
 async def _messages(cluster: str, since: int, limit: int) -> list[dict[str, Any]]:
@@ -218,6 +220,12 @@ async def _watch(cluster: str, since: int) -> AsyncIterator[dict[str, Any]]:
             if msg.seq > last:
                 last = msg.seq
                 yield {"type": "ADDED", "object": message_object(msg.as_dict())}
+        while True:
+            # The engine runs in another process (a simworker): follow the trace it saves in batches.
+            await asyncio.sleep(SAVED_POLL_SECONDS)  # wall-clock: waiting for another process's saves
+            for item in await _messages(cluster, last, PAGE):
+                last = item["seq"]
+                yield {"type": "ADDED", "object": message_object(item)}
     finally:
         if running is not None and queue.put_nowait in running.engine.listeners:
             running.engine.listeners.remove(queue.put_nowait)

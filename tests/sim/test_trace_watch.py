@@ -72,3 +72,34 @@ async def test_a_watch_replays_a_backlog_longer_than_a_page_without_a_gap(sim, m
     finally:
         await resp.stream.aclose()
     assert seen == list(range(1, last + 1))
+
+
+async def test_a_process_without_the_engine_follows_the_trace_its_worker_saves(monkeypatch):
+    """In scale-out, pages are served by web processes while a simworker runs the engine and saves its trace."""
+    from asgiref.sync import sync_to_async
+
+    from clusterviz.sim import registry
+    from clusterviz.sim.models import FlowMessage
+
+    async def no_engine_here(cluster: str) -> None:
+        return None
+
+    monkeypatch.setattr(registry, "ensure", no_engine_here)
+    monkeypatch.setattr(resources, "SAVED_POLL_SECONDS", 0.01)
+    resp = await Client("demo", "dashboard").request("GET", FLOW, query={"watch": "true", "sinceSeq": "0"})
+    stream = resp.stream
+    assert stream is not None
+
+    def saved(seq: int) -> None:
+        FlowMessage.objects.create(
+            cluster="demo", seq=seq, time=seq / 10, sender="kubectl", to="API server", verb="create",
+            kind="ConfigMap", namespace="default", name=f"cm{seq}", step=1, summary=f"create cm{seq}",
+        )  # fmt: skip
+
+    for seq in (1, 2, 3):
+        await sync_to_async(saved)(seq)
+    seen = [(await asyncio.wait_for(anext(stream), 5))["object"]["seq"] for _ in range(3)]
+    await sync_to_async(saved)(4)
+    seen.append((await asyncio.wait_for(anext(stream), 5))["object"]["seq"])
+    assert seen == [1, 2, 3, 4]
+    await stream.aclose()
