@@ -131,6 +131,23 @@ class Panel:
         """True when the attempt selected a node."""
         return bool(self.record.get("selected"))
 
+    @property
+    def tie_break(self) -> str:
+        """How the winner was picked, in the page's language (the record's own text is English)."""
+        tie = self.record.get("tieBreak") or {}
+        method, selected = tie.get("method"), self.record.get("selected") or ""
+        best = max((row.total for row in self.score_rows), default=0)
+        if method == "reservoir":
+            return _(
+                "%(count)d nodes share the highest total (%(best)d); one was drawn uniformly at random "
+                "(reservoir sampling in name order, seeded): %(node)s."
+            ) % {"count": len(tie.get("candidates") or ()), "best": best, "node": selected}
+        if method == "highest-total":
+            return _("%(node)s has the highest total (%(best)d).") % {"node": selected, "best": best}
+        if method == "single-feasible":
+            return _("%(node)s is the only feasible node; upstream skips scoring.") % {"node": selected}
+        return str(tie.get("text") or "")
+
 
 def _columns(nodes: list[dict[str, Any]], key: str) -> list[tuple[str, str, int]]:
     """(plugin, legacy name, weight) in the order the record lists them, each once."""
@@ -266,7 +283,7 @@ def _verdict(panel: Panel) -> Step:
             record.get("message") or "",
             _("The Pod stays Pending; the scheduler tries again when a node, a label or a Pod changes."),
         )
-    tie = (record.get("tieBreak") or {}).get("text") or ""
+    tie = panel.tie_break
     if not record.get("scoringNeeded"):
         text = _("Only %(node)s passed the filters, so it is chosen without scoring.") % {"node": record["selected"]}
     else:

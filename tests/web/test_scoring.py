@@ -169,3 +169,5 @@ async def test_the_panel_speaks_chinese_on_a_chinese_page(sim, async_client):
     html = (await async_client.get("/c/demo/scoring/default/zh-web")).content.decode()
     assert "逐步讲解" in html and "先过滤，再打分" in html
     assert "节点剩余的可分配 CPU 和内存必须满足 Pod 的请求" in html  # NodeResourcesFit's own explanation
+    # The tie-break sentence too (the record's own is English): the three empty nodes tie.
+    assert "个节点同为最高总分" in html and "reservoir sampling" not in html
