@@ -14,7 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
-from .request import ApiRequest, ResourcePath
+from .request import ApiRequest, ApiResponse, ResourcePath
 
 
 class Gate(Protocol):
@@ -27,26 +27,50 @@ class Gate(Protocol):
         """Hold a write while its request hop travels, and count it as running work."""
 
     async def write(
-        self, req: ApiRequest, rp: ResourcePath, verb: str, name: str,
+        self,
+        req: ApiRequest,
+        rp: ResourcePath,
+        verb: str,
+        name: str,
         perform: Callable[[], Awaitable[dict[str, Any]]],
     ) -> dict[str, Any]:
         """Perform a store write between its apiserver -> etcd and etcd -> apiserver hops."""
 
     async def watch(
-        self, req: ApiRequest, rp: ResourcePath, start: int, matches: Callable[[dict[str, Any]], bool],
+        self,
+        req: ApiRequest,
+        rp: ResourcePath,
+        start: int,
+        matches: Callable[[dict[str, Any]], bool],
     ) -> AsyncIterator[dict[str, Any]] | None:
         """A simulated component's watch, delivered over the bus; None for ordinary watchers."""
 
 
 GateProvider = Callable[[str], Awaitable[Gate | None]]
+# Sends a write to the process that runs its cluster's simulation; None when there is none to send to.
+Forwarder = Callable[[ApiRequest], Awaitable[ApiResponse | None]]
 
 _provider: GateProvider | None = None
+_forwarder: Forwarder | None = None
 
 
 def install(provider: GateProvider | None) -> None:
     """Let the simulation gate requests (None removes it)."""
     global _provider
     _provider = provider
+
+
+def install_forwarder(forwarder: Forwarder | None) -> None:
+    """Let the simulation send writes to the process that runs their cluster (None removes it)."""
+    global _forwarder
+    _forwarder = forwarder
+
+
+async def forward(req: ApiRequest) -> ApiResponse | None:
+    """The answer of the process that simulates ``req``'s cluster, or None to serve the request here."""
+    if _forwarder is None:
+        return None
+    return await _forwarder(req)
 
 
 async def for_cluster(cluster: str) -> Gate | None:

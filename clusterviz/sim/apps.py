@@ -13,3 +13,4 @@ class SimConfig(AppConfig):
 
         resources.register()
         gate.install(registry.gate_for)
+        gate.install_forwarder(registry.forward)

@@ -56,6 +56,17 @@ def claim(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bo
     return taken == 1
 
 
+def held_elsewhere(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bool:
+    """Whether another process holds a live lease on ``cluster`` (its engine runs there)."""
+    fresh = timezone.now() - timedelta(seconds=lease_seconds)
+    return (
+        EngineLease.objects.filter(cluster=cluster, renewed__gte=fresh)
+        .exclude(holder="")
+        .exclude(holder=holder)
+        .exists()
+    )
+
+
 def release(clusters: list[str], holder: str) -> None:
     """Give up leases so another process can take the clusters at once."""
     EngineLease.objects.filter(cluster__in=clusters, holder=holder).update(holder="", renewed=None)

@@ -17,7 +17,7 @@ from typing import Any
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
-from . import lease, trace
+from . import lease, remote, trace
 from .context import Context, SimSettings
 from .engine import Engine
 from .gate import EngineGate
@@ -65,6 +65,16 @@ def set_holder(holder: str) -> None:
     _holder = holder
 
 
+def holder() -> str:
+    """This process's name in the engine lease table."""
+    return _holder
+
+
+async def forward(req: Any) -> Any:
+    """The API server's forwarder: a write for a cluster whose engine runs in another process goes there."""
+    return await remote.forward(req, _holder)
+
+
 def running_clusters() -> list[str]:
     """Clusters whose engines run in this process."""
     return list(_running)
@@ -74,6 +84,8 @@ def enable() -> None:
     """Let this process start engines on demand."""
     global _enabled
     _enabled = True
+
+
 _locks: dict[asyncio.AbstractEventLoop, asyncio.Lock] = {}
 
 
@@ -168,8 +180,9 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
             return None  # another process runs this cluster's engine
         revision = await in_thread(kv.current_revision)(cid)
         state = await trace.load_state(cluster)
-        engine = Engine(cluster, mode or state.mode, speed if speed is not None else state.speed, state.time,
-                        state.epoch)
+        engine = Engine(
+            cluster, mode or state.mode, speed if speed is not None else state.speed, state.time, state.epoch
+        )
         engine.last_seq = state.last_seq
         gate = EngineGate(engine, cid, revision)
         ctx = Context(cluster, engine, SimSettings(**state.settings))
@@ -177,6 +190,9 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
         _running[cluster] = running
         trace.attach(engine)
         engine.background.add(asyncio.get_running_loop().create_task(_renew(cluster)))
+        if remote.available():
+            # Writes other processes receive for this cluster are served here, as hops on its bus.
+            engine.background.add(asyncio.get_running_loop().create_task(remote.serve(cluster)))
         engine.start()
         gate.start_tailer()
         for name, factory in COMPONENTS.items():

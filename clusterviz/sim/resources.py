@@ -19,12 +19,15 @@ from .engine import MAX_SPEED, MIN_SPEED, MODES
 GROUP, VERSION = "clusterviz.io", "v1"
 API_VERSION = f"{GROUP}/{VERSION}"
 
-SIMULATIONS = resources.Resource(GROUP, VERSION, "simulations", "Simulation", False, ("sim",), (),
-                                 ("get", "list", "patch", "update"), ("step",))
-FLOW_MESSAGES = resources.Resource(GROUP, VERSION, "flowmessages", "FlowMessage", False, ("fm",), (),
-                                   ("get", "list", "watch"))
-SCHEDULING_DECISIONS = resources.Resource(GROUP, VERSION, "schedulingdecisions", "SchedulingDecision", True,
-                                          ("sd",), (), resources.ALL_VERBS)
+SIMULATIONS = resources.Resource(
+    GROUP, VERSION, "simulations", "Simulation", False, ("sim",), (), ("get", "list", "patch", "update"), ("step",)
+)
+FLOW_MESSAGES = resources.Resource(
+    GROUP, VERSION, "flowmessages", "FlowMessage", False, ("fm",), (), ("get", "list", "watch")
+)
+SCHEDULING_DECISIONS = resources.Resource(
+    GROUP, VERSION, "schedulingdecisions", "SchedulingDecision", True, ("sd",), (), resources.ALL_VERBS
+)
 
 # spec field -> settings attribute, for the timings a lesson may change.
 TIMINGS = {
@@ -53,8 +56,13 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
     running = await registry.ensure(cluster)
     if running is not None:
         engine, settings = running.engine, running.ctx.settings
-        state = {"mode": engine.mode, "speed": engine.speed, "time": engine.now, "last_seq": engine.last_seq,
-                 "pending": engine.pending}
+        state = {
+            "mode": engine.mode,
+            "speed": engine.speed,
+            "time": engine.now,
+            "last_seq": engine.last_seq,
+            "pending": engine.pending,
+        }
     else:
         saved = await trace.load_state(cluster)
         from .context import SimSettings
@@ -99,18 +107,33 @@ async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         current = await _simulation_object(req.cluster)
         if rp.name:
             return ApiResponse(200, current)
-        return ApiResponse(200, {"apiVersion": API_VERSION, "kind": "SimulationList",
-                                 "metadata": {"resourceVersion": current["metadata"]["resourceVersion"]},
-                                 "items": [current]})
+        return ApiResponse(
+            200,
+            {
+                "apiVersion": API_VERSION,
+                "kind": "SimulationList",
+                "metadata": {"resourceVersion": current["metadata"]["resourceVersion"]},
+                "items": [current],
+            },
+        )
     if req.method == "POST" and rp.sub == "step":
         return await _step(req)
     if req.method in ("PATCH", "PUT") and rp.name and not rp.sub:
+        if registry.get(req.cluster) is None and req.query.get("dryRun") != "All":
+            # The engine runs elsewhere: change it there at once (its saved settings follow).
+            forwarded = await registry.forward(req)
+            if forwarded is not None:
+                return forwarded
         current = await _simulation_object(req.cluster)
         if req.method == "PATCH":
             kind, body = handlers.decode_patch(req)
             changed = handlers.apply_patch(kind if kind != "apply" else "strategic", copy.deepcopy(current), body)
         else:
-            changed = req.payload if isinstance(req.payload, dict) else handlers.codec.decode_object(req.body, req.content_type)
+            changed = (
+                req.payload
+                if isinstance(req.payload, dict)
+                else handlers.codec.decode_object(req.body, req.content_type)
+            )
         spec = _check_spec(changed.get("spec"))
         if req.query.get("dryRun") == "All":
             # Checked and answered as it would be, but nothing changes.
@@ -131,7 +154,10 @@ async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
 async def _step(req: ApiRequest) -> ApiResponse:
     running = await registry.ensure(req.cluster)
     if running is None:
-        raise errors.service_unavailable("this cluster's simulation runs in another process")
+        forwarded = await registry.forward(req)
+        if forwarded is not None:
+            return forwarded
+        raise errors.service_unavailable("no process runs this cluster's simulation")
     if running.engine.mode != "step":
         # Stepping switches to step mode; saved, so other processes (and this one's discovery) agree.
         await in_thread(trace.save_settings)(req.cluster, mode="step")
@@ -139,8 +165,17 @@ async def _step(req: ApiRequest) -> ApiResponse:
     for _ in range(10_000):
         msg = await running.engine.step()
         if msg is None:
-            return ApiResponse(200, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
-                                     "reason": "NothingPending", "message": "no message is waiting to be delivered"})
+            return ApiResponse(
+                200,
+                {
+                    "kind": "Status",
+                    "apiVersion": "v1",
+                    "metadata": {},
+                    "status": "Success",
+                    "reason": "NothingPending",
+                    "message": "no message is waiting to be delivered",
+                },
+            )
         if not until_numbered or msg.step is not None:
             return ApiResponse(200, message_object(msg.as_dict()))
     raise errors.service_unavailable("no numbered hop within 10000 messages")
@@ -194,9 +229,15 @@ async def flow_messages(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         return ApiResponse(200, stream=_watch(req.cluster, since))
     items = await _messages(req.cluster, since, PAGE)
     last = items[-1]["seq"] if items else since
-    return ApiResponse(200, {"apiVersion": API_VERSION, "kind": "FlowMessageList",
-                             "metadata": {"resourceVersion": str(last)},
-                             "items": [message_object(i) for i in items]})
+    return ApiResponse(
+        200,
+        {
+            "apiVersion": API_VERSION,
+            "kind": "FlowMessageList",
+            "metadata": {"resourceVersion": str(last)},
+            "items": [message_object(i) for i in items],
+        },
+    )
 
 
 async def _watch(cluster: str, since: int) -> AsyncIterator[dict[str, Any]]:

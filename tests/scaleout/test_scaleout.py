@@ -269,3 +269,29 @@ def replay(initial: set[str], events: list[dict[str, Any]]) -> tuple[set[str], i
             alive.add(meta["name"])
         peak = max(peak, len(alive))
     return alive, peak
+
+
+def test_a_write_through_a_web_process_is_hops_on_the_workers_bus_and_waits_in_step_mode(stack: Stack) -> None:
+    assert wait_until(lambda: stack.holder() in stack.workers, 60), "no worker claimed the demo cluster"
+    # Through B, which runs no engine: the mode change is made by the worker at once.
+    call(stack.b, "PATCH", SIM, {"spec": {"mode": "step"}}, "application/merge-patch+json")
+    assert call(stack.a, "GET", SIM)["spec"]["mode"] == "step"
+    configmap = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "held"}, "data": {"a": "1"}}
+    with ThreadPoolExecutor(1) as pool:
+        created = pool.submit(call, stack.a, "POST", "/api/v1/namespaces/default/configmaps", configmap)
+        # Held at the API server: "created" means stored, and nothing is stored before its hops are stepped.
+        assert not wait_until(created.done, 2)  # wall-clock: showing that it waits
+        steps = []
+        while not created.done() and len(steps) < 20:
+            delivered = call(stack.b, "POST", f"{SIM}/step", {})
+            steps.append(delivered.get("step"))
+            wait_until(created.done, 0.3)  # wall-clock: the answer travels back through Redis
+        assert created.result(timeout=30)["metadata"]["name"] == "held"
+    assert steps[:3] == [1, 2, 3]
+
+    def held_steps() -> list[int]:
+        trace = call(stack.a, "GET", "/apis/clusterviz.io/v1/flowmessages?sinceSeq=0")["items"]
+        return [m["step"] for m in trace if m["object"]["name"] == "held" and m["step"] is not None]
+
+    # The worker saves its trace about once a second; A reads it from the database.
+    assert wait_until(lambda: held_steps()[:3] == [1, 2, 3], 10), held_steps()
