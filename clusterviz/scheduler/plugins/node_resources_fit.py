@@ -92,48 +92,14 @@ class InsufficientResource:
     unresolvable: bool = False
 
 
-def fits_request(
-    pod_request: Resource,
-    node: NodeInfo,
-    ignored_resources: frozenset[str] = frozenset(),
-    ignored_groups: frozenset[str] = frozenset(),
-) -> list[InsufficientResource]:
-    """Upstream's ``fitsRequest``: every resource that does not fit, in upstream's order.
-
-    Pod count first (even for a Pod requesting nothing), then cpu, memory,
-    ephemeral-storage, then the other resources (in name order here, map order
-    upstream). A request larger than the node's whole allocatable is unresolvable.
-    """
-    out: list[InsufficientResource] = []
-    alloc, used = node.allocatable, node.requested
-    if len(node.pods) + 1 > alloc.allowed_pod_number:
-        out.append(InsufficientResource(PODS, REASON_TOO_MANY_PODS, 1, len(node.pods), alloc.allowed_pod_number))
-    if not (pod_request.milli_cpu or pod_request.memory or pod_request.ephemeral_storage or pod_request.scalar):
-        return out
-    for name, reason in (
-        (CPU, REASON_INSUFFICIENT_CPU),
-        (MEMORY, REASON_INSUFFICIENT_MEMORY),
-        (EPHEMERAL_STORAGE, REASON_INSUFFICIENT_EPHEMERAL_STORAGE),
-    ):
-        req, cap, have = pod_request.get(name), alloc.get(name), used.get(name)
-        if req > 0 and req > cap - have:
-            out.append(InsufficientResource(name, reason, req, have, cap, req > cap))
-    for name in sorted(pod_request.scalar):
-        req = pod_request.scalar[name]
-        if req == 0:
-            continue
-        if is_extended_resource_name(name) and (name in ignored_resources or name.split("/")[0] in ignored_groups):
-            continue
-        cap, have = alloc.scalar.get(name, 0), used.scalar.get(name, 0)
-        if req > cap - have:
-            out.append(InsufficientResource(name, insufficient_reason(name), req, have, cap, req > cap))
-    return out
-
-
 def checked_resources(
     pod_request: Resource, ignored_resources: frozenset[str] = frozenset(), ignored_groups: frozenset[str] = frozenset()
 ) -> list[tuple[str, str, int]]:
-    """The (resource, reason, request) triples :func:`fits_request` compares, in its order (pods excluded)."""
+    """The (resource, reason, request) triples the filter compares, in upstream's order (pods aside).
+
+    cpu, memory, ephemeral-storage, then the other resources (in name order here, map order
+    upstream); nothing at all for a Pod requesting nothing, and no ignored extended resource.
+    """
     if not (pod_request.milli_cpu or pod_request.memory or pod_request.ephemeral_storage or pod_request.scalar):
         return []
     out = [
@@ -152,6 +118,28 @@ def checked_resources(
         if is_extended_resource_name(name) and (name in ignored_resources or name.split("/")[0] in ignored_groups):
             continue
         out.append((name, insufficient_reason(name), req))
+    return out
+
+
+def fits_request(
+    pod_request: Resource,
+    node: NodeInfo,
+    ignored_resources: frozenset[str] = frozenset(),
+    ignored_groups: frozenset[str] = frozenset(),
+) -> list[InsufficientResource]:
+    """Upstream's ``fitsRequest``: every resource that does not fit, in upstream's order.
+
+    Pod count first (even for a Pod requesting nothing), then :func:`checked_resources`. A
+    request larger than the node's whole allocatable is unresolvable.
+    """
+    out: list[InsufficientResource] = []
+    alloc, used = node.allocatable, node.requested
+    if len(node.pods) + 1 > alloc.allowed_pod_number:
+        out.append(InsufficientResource(PODS, REASON_TOO_MANY_PODS, 1, len(node.pods), alloc.allowed_pod_number))
+    for name, reason, req in checked_resources(pod_request, ignored_resources, ignored_groups):
+        cap, have = alloc.get(name), used.get(name)
+        if req > cap - have:
+            out.append(InsufficientResource(name, reason, req, have, cap, req > cap))
     return out
 
 
