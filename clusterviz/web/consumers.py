@@ -31,19 +31,18 @@ PANEL_RESOURCES = ("deployments", "replicasets", "replicationcontrollers", "serv
 
 
 # Every page of a cluster shows each message the same way (per language): render it once per process.
-_RENDERED: OrderedDict[tuple[str, int, str], tuple[str, str]] = OrderedDict()
+_RENDERED: OrderedDict[tuple[str, int, str], tuple[str, dict[str, Any]]] = OrderedDict()
 RENDERED_KEPT = 2000
 
 
-def rendered_message(cluster: str, message: dict[str, Any], language: str) -> tuple[str, str]:
-    """A message's timeline row (an out-of-band fragment) and its JSON for the animation."""
+def rendered_message(cluster: str, message: dict[str, Any], language: str) -> tuple[str, dict[str, Any]]:
+    """A message's timeline row (an out-of-band fragment) and what the animation needs of it."""
     key = (cluster, int(message["seq"]), language)
     found = _RENDERED.get(key)
     if found is None:
         with translation.override(language):
             row = render_to_string("web/flow.html#message", {"m": message, "oob": True})
-            data = json.dumps({"flow": message, "caption": caption(message)})
-        found = _RENDERED[key] = (row, data)
+            found = _RENDERED[key] = (row, {"flow": message, "caption": caption(message)})
         if len(_RENDERED) > RENDERED_KEPT:
             _RENDERED.popitem(last=False)
     return found
@@ -72,7 +71,10 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         self.pending_total = 0
         self.caches: dict[str, dict[str, dict[str, Any]]] = {"pods": {}, "nodes": {}}
         self.tasks = [asyncio.ensure_future(self.follow(plural)) for plural in (*self.caches, *PANEL_RESOURCES)]
+        self.flows: list[tuple[str, dict[str, Any]]] = []
+        self.flows_waiting = asyncio.Event()
         self.tasks.append(asyncio.ensure_future(self.follow_messages()))
+        self.tasks.append(asyncio.ensure_future(self.flows_loop()))
         self.tasks.append(asyncio.ensure_future(self.render_loop()))
         self.tasks.append(asyncio.ensure_future(self.objects_loop()))
 
@@ -171,6 +173,20 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         )
         assert resp.stream is not None
         async for event in resp.stream:
-            row, data = rendered_message(self.cluster, event["object"], self.language)
-            await self.send(text_data=row)
-            await self.send(text_data=data)
+            self.flows.append(rendered_message(self.cluster, event["object"], self.language))
+            self.flows_waiting.set()
+
+    async def flows_loop(self) -> None:
+        """Send the messages delivered meanwhile as one frame of rows and one of JSON ``{"flows": [...]}``.
+
+        One message at a time in step mode; under load, one pair of frames carries many, so a class
+        of pages costs the server a few sends per batch instead of two per message and page.
+        """
+        while True:
+            await self.flows_waiting.wait()
+            await asyncio.sleep(BATCH_SECONDS)  # wall-clock: gather a burst of messages into one frame
+            self.flows_waiting.clear()
+            batch, self.flows = self.flows, []
+            if batch:
+                await self.send(text_data="".join(row for row, _ in batch))
+                await self.send(text_data=json.dumps({"flows": [data for _, data in batch]}))

@@ -238,9 +238,9 @@ if (svg) {
     const text = event.detail.message;
     if (typeof text !== "string" || !text.startsWith("{")) return;
     const data = JSON.parse(text);
-    if (!data.flow) return;
+    if (!data.flows) return;
     captionBox.classList.remove("replay");
-    send(data.flow, data.caption ?? { what: data.flow.summary, why: "" });
+    for (const { flow, caption } of data.flows) send(flow, caption ?? { what: flow.summary, why: "" });
     while (timeline.childElementCount > MAX_ROWS) timeline.lastElementChild.remove();
   });
   timeline.addEventListener("click", (event) => {

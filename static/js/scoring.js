@@ -65,11 +65,12 @@ document.body.addEventListener("htmx:wsAfterMessage", (event) => {
   const text = event.detail.message;
   const panel = document.getElementById("scoring-panel");
   if (!panel || typeof text !== "string" || !text.startsWith("{")) return;
-  const flow = JSON.parse(text).flow;
-  const object = flow?.object ?? {};
-  if (object.kind !== "Pod" || `${object.namespace}/${object.name}` !== panel.dataset.pod) return;
-  if (flow.from !== "scheduler" && flow.to !== "scheduler") return;
-  if (panel.classList.contains("walking")) return;
+  const flows = JSON.parse(text).flows ?? [];
+  const about = ({ flow }) =>
+    flow.object?.kind === "Pod" &&
+    `${flow.object.namespace}/${flow.object.name}` === panel.dataset.pod &&
+    (flow.from === "scheduler" || flow.to === "scheduler");
+  if (!flows.some(about) || panel.classList.contains("walking")) return;
   clearTimeout(reload);
   reload = setTimeout(() => htmx.ajax("GET", panel.dataset.latest, { target: "#scoring", swap: "innerHTML" }), 500);
 });

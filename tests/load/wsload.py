@@ -3,7 +3,7 @@
 One cluster's page websocket is opened by ``clients`` sockets (as a classroom of browsers would), and
 ``writers`` concurrent HTTP clients write to the same cluster for ``duration`` seconds: half create
 ConfigMaps, half patch the labels of a ConfigMap of their own. Every socket checks that the flow
-messages it receives (JSON frames ``{"flow": {"seq": ...}}``) come in order without a gap, and notes
+messages it receives (JSON frames ``{"flows": [{"flow": {"seq": ...}}, ...]}``) come in order without a gap, and notes
 when the etcd -> apiserver acknowledgement of each write reaches it, which gives the delivery latency.
 
 Used by tests/load/test_websocket_load.py (fixed figures, assertions) and bench/websocket_load.py
@@ -51,19 +51,24 @@ class Page:
     closed: str = ""
 
     def receive(self, text: str) -> None:
-        if not text.startswith('{"flow"'):
+        if not text.startswith('{"flows"'):
             self.html_frames += 1  # htmx fragments: the node cards, the timeline rows, the objects panel
             return
         now = time.monotonic()
-        message = json.loads(text)["flow"]
-        seq = message["seq"]
-        if self.last_seq is not None and seq != self.last_seq + 1:
-            self.gaps.append(f"expected {self.last_seq + 1}, got {seq}")
-        self.last_seq = seq
-        self.flow_messages += 1
-        obj = message.get("object") or {}
-        if message.get("from") == "etcd" and obj.get("kind") == "ConfigMap" and obj.get("name", "").startswith(PREFIX):
-            self.acks[obj["name"]].append(now)
+        for entry in json.loads(text)["flows"]:
+            message = entry["flow"]
+            seq = message["seq"]
+            if self.last_seq is not None and seq != self.last_seq + 1:
+                self.gaps.append(f"expected {self.last_seq + 1}, got {seq}")
+            self.last_seq = seq
+            self.flow_messages += 1
+            obj = message.get("object") or {}
+            if (
+                message.get("from") == "etcd"
+                and obj.get("kind") == "ConfigMap"
+                and obj.get("name", "").startswith(PREFIX)
+            ):
+                self.acks[obj["name"]].append(now)
 
 
 @dataclass

@@ -56,8 +56,9 @@ async def test_delivered_messages_reach_the_page_as_rows_and_json(sim):
         "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "shown", "namespace": "default"}, "data": {}})
     row = await receive_until(communicator, "hx-swap-oob=\"afterbegin:#timeline\"")
     assert "kubectl asks the API server to create configmap default/shown" in row
-    data = json.loads(await receive_until(communicator, '{"flow"'))
-    assert data["flow"]["step"] == 1 and data["flow"]["from"] == "kubectl"
+    data = json.loads(await receive_until(communicator, '{"flows"'))
+    first = data["flows"][0]["flow"]
+    assert first["step"] == 1 and first["from"] == "kubectl"
     await communicator.disconnect()
 
 

@@ -33,8 +33,8 @@ async def test_a_page_opened_on_a_long_trace_gets_new_messages_not_old_ones(sim,
         await kubectl.create(configmap("after"))
         for _ in range(100):
             text = await communicator.receive_from(timeout=10)
-            if text.startswith('{"flow"'):
+            if text.startswith('{"flows"'):
                 break
-        assert json.loads(text)["flow"]["seq"] > last
+        assert json.loads(text)["flows"][0]["flow"]["seq"] > last
     finally:
         await communicator.disconnect()
