@@ -198,3 +198,23 @@ spec:
   - name: web
     image: nginx:1.27
 """
+
+
+def test_a_kubectl_scale_shows_up_as_pods_on_the_cards(page, live: LiveServer, kubectl_binary: str, tmp_path: Path):
+    server = live.cluster_url("scaled")
+    assert live.manage("createcluster", "scaled", "--nodes", "3").returncode == 0
+
+    def kubectl(*args: str) -> None:
+        subprocess.run([kubectl_binary, f"--server={server}", f"--cache-dir={tmp_path}", *args], check=True,
+                       capture_output=True, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+
+    kubectl("create", "deployment", "grow", "--image=nginx:1.27", "--replicas=1")
+    page.goto(f"{live.url}/c/scaled/")
+    page.wait_for_selector(".node-card .chip[title*='/grow-'][title$=': Running']", timeout=20_000)
+    kubectl("scale", "deployment", "grow", "--replicas=4")
+    page.wait_for_function(
+        "document.querySelectorAll(\".node-card .chip[title*='/grow-'][title$=': Running']\").length === 4",
+        timeout=30_000,
+    )
+    assert page.url.endswith("/c/scaled/")
+    assert page.problems == []  # type: ignore[attr-defined]
