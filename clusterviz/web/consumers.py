@@ -23,9 +23,11 @@ from clusterviz.api.client import Client
 
 from .captions import caption, language_of
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
+from .views import MODES
 
 BATCH_SECONDS = 0.05
 OBJECTS_SECONDS = 1.0
+CONTROLS_SECONDS = 1.0
 # Watched for the objects panel only: a change just makes the panel reload.
 PANEL_RESOURCES = ("deployments", "replicasets", "replicationcontrollers", "services", "endpoints", "events")
 
@@ -75,6 +77,7 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         self.flows_waiting = asyncio.Event()
         self.tasks.append(asyncio.ensure_future(self.follow_messages()))
         self.tasks.append(asyncio.ensure_future(self.flows_loop()))
+        self.tasks.append(asyncio.ensure_future(self.controls_loop()))
         self.tasks.append(asyncio.ensure_future(self.render_loop()))
         self.tasks.append(asyncio.ensure_future(self.objects_loop()))
 
@@ -175,6 +178,31 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         async for event in resp.stream:
             self.flows.append(rendered_message(self.cluster, event["object"], self.language))
             self.flows_waiting.set()
+
+    async def controls_loop(self) -> None:
+        """Keep the controls in step with ``simulations/default``, whoever changes it (kubectl, another page).
+
+        The whole form when the mode or speed changed; otherwise only the clock, so a slider being
+        dragged is not replaced under the pointer.
+        """
+        shown: tuple[Any, ...] | None = None
+        clock: tuple[Any, ...] | None = None
+        while True:
+            simulation = await self.client.get("simulations", "default")
+            spec, status = simulation["spec"], simulation["status"]
+            now_shown, now_clock = (spec["mode"], spec["speed"]), (status["time"], status["lastSeq"], status["pending"])
+            if shown is not None and now_shown != shown:
+                await self.send(text_data=self.controls(simulation, "controls", oob=True))
+            elif clock is not None and now_clock != clock:
+                await self.send(text_data=self.controls(simulation, "clock", oob_clock=True))
+            shown, clock = now_shown, now_clock
+            await asyncio.sleep(CONTROLS_SECONDS)  # wall-clock: how often the page's clock ticks
+
+    def controls(self, simulation: dict[str, Any], partial: str, **flags: bool) -> str:
+        """The controls form (or only its clock) as an out-of-band fragment."""
+        context = {"cluster": self.cluster, "simulation": simulation, "modes": MODES, **flags}
+        with translation.override(self.language):
+            return render_to_string(f"web/cluster.html#{partial}", context)
 
     async def flows_loop(self) -> None:
         """Send the messages delivered meanwhile as one frame of rows and one of JSON ``{"flows": [...]}``.

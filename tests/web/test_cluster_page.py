@@ -121,3 +121,15 @@ async def test_the_speed_slider_sets_the_simulation_speed_and_a_bad_one_is_expla
     assert (await Client("demo", "kubectl").get("simulations", "default"))["spec"]["speed"] == 2.5
     refused = (await async_client.post("/c/demo/controls/mode", {"speed": "1000"})).content.decode()
     assert "spec.speed: Invalid value: 1000" in refused and "2.5×" in refused
+
+
+async def test_a_mode_changed_elsewhere_reaches_the_pages_controls(async_client):
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/c/demo/")
+    connected, _ = await communicator.connect()
+    assert connected
+    await receive_until(communicator, 'id="nodes"')
+    # As another browser or kubectl would: the simulations object changes, the page's controls follow.
+    await Client("demo", "kubectl").patch("simulations", "default", {"spec": {"mode": "paused"}})
+    frame = await receive_until(communicator, 'id="controls"')
+    assert 'hx-swap-oob="outerHTML"' in frame and '<button name="mode" value="paused" class="on">' in frame
+    await communicator.disconnect()
