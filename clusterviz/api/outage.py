@@ -12,11 +12,11 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from asgiref.sync import markcoroutinefunction
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 
+from clusterviz.middleware import AsyncMiddleware
 from clusterviz.store.kv import StoreUnavailable
 
 from . import errors
@@ -36,15 +36,8 @@ def note_outage(sender: Any, request: HttpRequest | None = None, **kwargs: Any) 
 got_request_exception.connect(note_outage, dispatch_uid="clusterviz-database-outage")
 
 
-class DatabaseOutageMiddleware:
+class DatabaseOutageMiddleware(AsyncMiddleware):
     """Outermost: a request that failed because the database was away gets 503, not 500."""
-
-    sync_capable = False
-    async_capable = True
-
-    def __init__(self, get_response: Any) -> None:
-        self.get_response = get_response
-        markcoroutinefunction(self)
 
     async def __call__(self, request: HttpRequest) -> Any:
         response = await self.get_response(request)

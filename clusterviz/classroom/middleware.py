@@ -14,7 +14,6 @@ import math
 import re
 from typing import Any
 
-from asgiref.sync import markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -22,6 +21,7 @@ from clusterviz.api import errors
 from clusterviz.api.outage import OUTAGES
 from clusterviz.api.server import error_response
 from clusterviz.api.views import to_http
+from clusterviz.middleware import AsyncMiddleware
 
 from . import ratelimit
 from .access import READ, UNOWNED, WRITE, Identity, allows, permission
@@ -88,16 +88,8 @@ def page_refusal(request: HttpRequest, message: str, code: int) -> HttpResponse:
     return HttpResponse(message, status=code, content_type="text/plain; charset=utf-8")
 
 
-class ClusterAccessMiddleware:
+class ClusterAccessMiddleware(AsyncMiddleware):
     """Checks every request under /c/<cluster>/ against the classroom's rules before any view runs."""
-
-    sync_capable = False
-    async_capable = True
-
-    def __init__(self, get_response: Any) -> None:
-        self.get_response = get_response
-        # Tells Django this instance is a coroutine function, so it is awaited directly.
-        markcoroutinefunction(self)
 
     async def __call__(self, request: HttpRequest) -> Any:
         match = CLUSTER_PATH.match(request.path)
