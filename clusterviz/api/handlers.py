@@ -16,7 +16,7 @@ from clusterviz.apimachinery.patch import PatchError, json_patch, merge_patch, s
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
-from . import clock, codec, errors, paging, strategy, tables
+from . import clock, codec, errors, managedfields, paging, strategy, tables
 from .defaulting import apply_defaults
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import Resource
@@ -386,6 +386,16 @@ def decode_patch(req: ApiRequest) -> tuple[str, Any]:
     return kind, patch
 
 
+def _owned_by_applier(
+    req: ApiRequest, resource: Resource, old: dict[str, Any], new: dict[str, Any], config: dict[str, Any]
+) -> dict[str, Any]:
+    """Server-side apply: drop what this manager applied before and applies no more; record what it applies."""
+    manager = req.query.get("fieldManager", "")
+    owned = managedfields.field_set(config)
+    new = managedfields.remove(new, managedfields.applied_by(old, manager) - owned)
+    return managedfields.record(new, manager, owned, resource.group_version, clock.rfc3339())
+
+
 def apply_patch(kind: str, current: dict[str, Any], patch: Any) -> dict[str, Any]:
     try:
         if kind == "json":
@@ -419,11 +429,16 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
                             f"the name of the object ({obj['metadata'].get('name')}) does not match the name on the URL ({rp.name})"
                         )
                     obj["metadata"]["name"] = rp.name
+                    owned = managedfields.field_set(body)
+                    manager = req.query.get("fieldManager", "")
+                    obj = managedfields.record(obj, manager, owned, resource.group_version, clock.rfc3339())
                 return await create_object(req, rp, obj)
             raise not_found(rp)
         if kind == "apply":
             check_type(resource, body)
         new = apply_patch(kind, copy.deepcopy(old), copy.deepcopy(body))
+        if kind == "apply":
+            new = _owned_by_applier(req, resource, old, new, body)
         if new.get("kind") != resource.kind or new.get("apiVersion") != resource.group_version:
             new = check_type(resource, new)
         precondition = _precondition_rv(body, rp) if isinstance(body, dict) else None

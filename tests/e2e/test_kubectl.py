@@ -206,3 +206,16 @@ def test_get_follows_continue_tokens_in_chunks(kubectl: Kubectl):
     names = [line.split()[0] for line in verbose.stdout.splitlines()[1:]]
     assert [n for n in names if n.startswith("cm-")] == ["cm-a", "cm-b", "cm-c", "cm-d", "cm-e"]
     assert verbose.stderr.count("limit=2") == 3 and "continue=" in verbose.stderr
+
+
+def test_server_side_apply_removes_a_field_taken_out_of_the_manifest(kubectl: Kubectl, tmp_path: Path):
+    manifest = tmp_path / "cm.yaml"
+    manifest.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa-owned\n  labels: {keep: 'yes', drop: 'yes'}\n"
+                        "data: {a: '1', b: '2'}\n")
+    ok(kubectl("apply", "--server-side", "-f", str(manifest)))
+    manifest.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa-owned\n  labels: {keep: 'yes'}\n"
+                        "data: {a: '1'}\n")
+    assert "serverside-applied" in ok(kubectl("apply", "--server-side", "-f", str(manifest)))
+    labels = ok(kubectl("get", "configmap", "ssa-owned", "-o", "jsonpath={.metadata.labels}"))
+    data = ok(kubectl("get", "configmap", "ssa-owned", "-o", "jsonpath={.data}"))
+    assert labels == '{"keep":"yes"}' and data == '{"a":"1"}'
