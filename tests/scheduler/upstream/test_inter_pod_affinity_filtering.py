@@ -1,85 +1,28 @@
-"""InterPodAffinity cases from upstream ``pkg/scheduler/framework/plugins/interpodaffinity/``:
-``filtering_test.go`` (TestRequiredAffinitySingleNode, TestRequiredAffinityMultipleNodes) and
-``scoring_test.go`` (TestPreferredAffinity, TestPreferredAffinityWithHardPodAffinitySymmetricWeight).
-
-upstream's Pods have no names and an empty namespace; here every placed Pod gets a unique name (the
-snapshot keys Pods by namespace/name) and the empty namespace reads as ``default``."""
+"""InterPodAffinity's Filter: the cases of upstream's ``pkg/scheduler/framework/plugins/interpodaffinity/filtering_test.go``
+(TestRequiredAffinitySingleNode, TestRequiredAffinityMultipleNodes)."""
 
 from __future__ import annotations
-
-import itertools
 
 import pytest
 
 from clusterviz.scheduler.framework import Code, CycleState
 from clusterviz.scheduler.nodeinfo import PodInfo
 from clusterviz.scheduler.plugins.inter_pod_affinity import InterPodAffinity
-from tests.scheduler.helpers import OK, SKIP, make_node, make_pod, snap, verdict
-
-AFFINITY_NOT_MATCH = (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ("node(s) didn't match pod affinity rules",))
-ANTI_NOT_MATCH = (Code.UNSCHEDULABLE, ("node(s) didn't match pod anti-affinity rules",))
-EXISTING_ANTI_NOT_MATCH = (Code.UNSCHEDULABLE, ("node(s) didn't satisfy existing pods anti-affinity rules",))
-
-# filtering_test.go's and scoring_test.go's namespaces: namespaceSelector terms match on these labels.
-NAMESPACES = [
-    {"metadata": {"name": name, "labels": {"team": team}}}
-    for name, team in (
-        ("subteam1.team1", "team1"),
-        ("subteam2.team1", "team1"),
-        ("subteam1.team2", "team2"),
-        ("subteam2.team2", "team2"),
-    )
-]
-
-_names = itertools.count()
-
-
-def term(key: str, operator: str, *values: str, topology: str, **extra) -> dict:
-    """A PodAffinityTerm whose label selector has one expression (upstream's ``PodAffinityIn`` & co.)."""
-    requirement: dict = {"key": key, "operator": operator}
-    if values:
-        requirement["values"] = list(values)
-    return {"labelSelector": {"matchExpressions": [requirement]}, "topologyKey": topology, **extra}
-
-
-def selector_term(*requirements: tuple, topology: str, **extra) -> dict:
-    """A PodAffinityTerm with several (key, operator, values...) expressions, ANDed."""
-    expressions = [{"key": k, "operator": op, **({"values": list(v)} if v else {})} for k, op, *v in requirements]
-    return {"labelSelector": {"matchExpressions": expressions}, "topologyKey": topology, **extra}
-
-
-def weighted(weight: int, pod_term: dict) -> dict:
-    return {"weight": weight, "podAffinityTerm": pod_term}
-
-
-def pod(
-    labels: dict | None = None,
-    *,
-    node: str | None = None,
-    namespace: str = "default",
-    affinity: tuple = (),
-    anti: tuple = (),
-    preferred: tuple = (),
-    preferred_anti: tuple = (),
-) -> dict:
-    """A Pod with required and preferred (anti-)affinity terms; a placed one gets a unique name."""
-    spec: dict = {}
-    if affinity or preferred:
-        spec.setdefault("affinity", {})["podAffinity"] = {
-            "requiredDuringSchedulingIgnoredDuringExecution": list(affinity),
-            "preferredDuringSchedulingIgnoredDuringExecution": list(preferred),
-        }
-    if anti or preferred_anti:
-        spec.setdefault("affinity", {})["podAntiAffinity"] = {
-            "requiredDuringSchedulingIgnoredDuringExecution": list(anti),
-            "preferredDuringSchedulingIgnoredDuringExecution": list(preferred_anti),
-        }
-    return make_pod(f"pod-{next(_names)}", namespace, labels=labels, node=node, **spec)
-
-
-def nodes_with(*labelled: tuple[str, dict]) -> list[dict]:
-    """Nodes carrying exactly the given labels (upstream's nodes have no hostname label)."""
-    return [make_node(name, labels=labels, hostname_label=False) for name, labels in labelled]
+from tests.scheduler.helpers import OK, SKIP, snap, verdict
+from tests.scheduler.upstream.pod_affinity import (
+    AFFINITY_NOT_MATCH,
+    ANTI_NOT_MATCH,
+    CHINA,
+    CHINA_AZ1,
+    EXISTING_ANTI_NOT_MATCH,
+    INDIA,
+    NAMESPACES,
+    TEAM1,
+    nodes_with,
+    pod,
+    selector_term,
+    term,
+)
 
 
 def run_filter(incoming: dict, existing: list[dict], nodes: list[dict]) -> tuple:
@@ -100,7 +43,6 @@ NODE1 = ("node1", {"region": "r1", "zone": "z11"})
 IN_SECURITYSCAN_REGION = term("service", "In", "securityscan", "value2", topology="region")
 ANTIVIRUS_ANTI_ON_NODE = term("service", "In", "antivirusscan", "value2", topology="node")
 SECURITYSCAN_ANTI_ZONE = term("service", "In", "securityscan", "value2", topology="zone")
-TEAM1 = {"namespaceSelector": {"matchExpressions": [{"key": "team", "operator": "In", "values": ["team1"]}]}}
 BAD_VALUE_MESSAGE = (
     'parsing pod: requiredAffinityTerms: values[0][service]: Invalid value: "{{.bad-value.}}": a valid label must '
     "be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
@@ -391,7 +333,6 @@ def test_required_affinity_single_node(incoming, existing, want_pre_filter, want
     assert run_filter(incoming, existing, nodes_with(NODE1)) == (want_pre_filter, None if want is None else [want])
 
 
-CHINA, CHINA_AZ1, INDIA = {"region": "China"}, {"region": "China", "az": "az1"}, {"region": "India"}
 R1_Z1_AB = nodes_with(
     ("nodeA", {"region": "r1", "zone": "z1", "hostname": "nodeA"}),
     ("nodeB", {"region": "r1", "zone": "z1", "hostname": "nodeB"}),
@@ -605,346 +546,3 @@ def exists(key: str, topology: str) -> dict:
 )
 def test_required_affinity_multiple_nodes(incoming, existing, nodes, want_pre_filter, want):
     assert run_filter(incoming, existing, nodes) == (want_pre_filter, want)
-
-
-# --- Score ----------------------------------------------------------------------------------------
-
-S1, S2 = {"security": "S1"}, {"security": "S2"}
-CHINA_AZ1_ONLY, AZ1, AZ2 = {"region": "China", "az": "az1"}, {"az": "az1"}, {"az": "az2"}
-STAY_WITH_S1_IN_REGION = {"preferred": (weighted(5, term("security", "In", "S1", topology="region")),)}
-STAY_WITH_S2_IN_REGION = {"preferred": (weighted(6, term("security", "In", "S2", topology="region")),)}
-AFFINITY3 = {
-    "preferred": (
-        weighted(8, selector_term(("security", "NotIn", "S1"), ("security", "In", "S2"), topology="region")),
-        weighted(2, selector_term(("security", "Exists"), ("wrongkey", "DoesNotExist"), topology="region")),
-    )
-}
-HARD_AFFINITY = {
-    "affinity": (
-        term("security", "In", "S1", "value2", topology="region"),
-        selector_term(("security", "Exists"), ("wrongkey", "DoesNotExist"), topology="region"),
-    )
-}
-AWAY_FROM_S1_IN_AZ = {"preferred_anti": (weighted(5, term("security", "In", "S1", topology="az")),)}
-AWAY_FROM_S2_IN_AZ = {"preferred_anti": (weighted(5, term("security", "In", "S2", topology="az")),)}
-STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ = {
-    "preferred": (weighted(8, term("security", "In", "S1", topology="region")),),
-    "preferred_anti": (weighted(5, term("security", "In", "S2", topology="az")),),
-}
-NS_SELECTOR_TERM = term("security", "In", "S1", topology="region", namespaces=["subteam2.team2"], **TEAM1)
-AFFINITY_NAMESPACE_SELECTOR = {"preferred": (weighted(5, NS_SELECTOR_TERM),)}
-ANTI_AFFINITY_NAMESPACE_SELECTOR = {"preferred_anti": (weighted(5, NS_SELECTOR_TERM),)}
-INVALID_AFFINITY = {"preferred": (weighted(8, term("security", "In", "{{.bad-value.}}", topology="region")),)}
-INVALID_ANTI_AFFINITY = {"preferred_anti": (weighted(5, term("security", "In", "{{.bad-value.}}", topology="az")),)}
-SKIPPED = (Code.SKIP, "")
-INVALID_VALUE = (Code.ERROR, 'Invalid value: "{{.bad-value.}}"')
-
-
-def run_score(incoming: dict, existing: list[dict], nodes: list[dict], **args) -> list[int] | tuple:
-    """Normalised scores in node order, or (code, message) when PreScore does not succeed."""
-    snapshot = snap(nodes, existing, namespaces=NAMESPACES)
-    plugin = InterPodAffinity(**args)
-    state = CycleState(snapshot)
-    info = PodInfo.from_pod(incoming)
-    status = plugin.pre_score(state, info, snapshot.list())
-    if not status.is_success:
-        return status.code, status.message
-    raw = {n["metadata"]["name"]: plugin.score(state, info, snapshot.get(n["metadata"]["name"])) for n in nodes}
-    normalized = plugin.normalize_score(state, info, raw)
-    return [normalized[name] for name in raw]
-
-
-def assert_scores(got: list[int] | tuple, want: list[int] | tuple) -> None:
-    # upstream compares a failed PreScore by code and by a fragment of its message.
-    if isinstance(want, list):
-        assert got == want
-    else:
-        assert isinstance(got, tuple) and got[0] == want[0] and want[1] in got[1], got
-
-
-def ns_pods(*placements: tuple[str, str]) -> list[dict]:
-    return [pod(S1, node=node, namespace=namespace) for node, namespace in placements]
-
-
-@pytest.mark.parametrize(
-    ("incoming", "existing", "nodes", "ignore_existing", "want"),
-    [
-        pytest.param(
-            pod(S1),
-            [],
-            nodes_with(("node1", CHINA), ("node2", INDIA), ("node3", AZ1)),
-            False,
-            SKIPPED,
-            id="all nodes are same priority as Affinity is nil",
-        ),
-        pytest.param(
-            pod(S1, **STAY_WITH_S1_IN_REGION),
-            [pod(S1, node="node1"), pod(S2, node="node2"), pod(S1, node="node3")],
-            nodes_with(("node1", CHINA), ("node2", INDIA), ("node3", AZ1)),
-            False,
-            [100, 0, 0],
-            id="Affinity: pod that matches topology key & pods in nodes will get high score comparing to otherswhich "
-            "doesn't match either pods in nodes or in topology key",
-        ),
-        pytest.param(
-            pod(**STAY_WITH_S1_IN_REGION),
-            [pod(S1, node="node1")],
-            nodes_with(("node1", CHINA), ("node2", CHINA_AZ1_ONLY), ("node3", INDIA)),
-            False,
-            [100, 100, 0],
-            id="All the nodes that have the same topology key & label value with one of them has an existing pod that "
-            "match the affinity rules, have the same score",
-        ),
-        pytest.param(
-            pod(S1, **STAY_WITH_S2_IN_REGION),
-            [pod(S2, node=n) for n in ("node1", "node1", "node2", "node3", "node4", "node5")],
-            nodes_with(("node1", CHINA), ("node2", INDIA), ("node3", CHINA), ("node4", CHINA), ("node5", INDIA)),
-            False,
-            [100, 0, 100, 100, 0],
-            id="Affinity: nodes in one region has more matching pods comparing to other region, so the region which has "
-            "more matches will get high score",
-        ),
-        pytest.param(
-            pod(S1, **AFFINITY3),
-            [pod(S1, node="node1"), pod(S2, node="node2"), pod(S1, node="node3")],
-            nodes_with(("node1", CHINA), ("node2", INDIA), ("node3", AZ1)),
-            False,
-            [20, 100, 0],
-            id="Affinity: different Label operators and values for pod affinity scheduling preference, including some "
-            "match failures ",
-        ),
-        pytest.param(
-            pod(S2),
-            [pod(S1, node="node1", **STAY_WITH_S1_IN_REGION), pod(S2, node="node2", **STAY_WITH_S2_IN_REGION)],
-            nodes_with(("node1", CHINA), ("node2", INDIA), ("node3", AZ1)),
-            False,
-            [0, 100, 0],
-            id="Affinity symmetry: considered only the preferredDuringSchedulingIgnoredDuringExecution in pod affinity "
-            "symmetry",
-        ),
-        pytest.param(
-            pod(S1, namespace="subteam1.team1"),
-            [pod(S1, node="node1", **AFFINITY_NAMESPACE_SELECTOR), pod(S2, node="node2", **STAY_WITH_S2_IN_REGION)],
-            nodes_with(("node1", CHINA), ("node2", INDIA), ("node3", AZ1)),
-            False,
-            [100, 0, 0],
-            id="Affinity symmetry with namespace selector",
-        ),
-        pytest.param(
-            pod(S1, namespace="subteam1.team1"),
-            [
-                pod(S1, node="node1", **ANTI_AFFINITY_NAMESPACE_SELECTOR),
-                pod(S2, node="node2", **STAY_WITH_S2_IN_REGION),
-            ],
-            nodes_with(("node1", CHINA), ("node2", INDIA), ("node3", AZ1)),
-            False,
-            [0, 100, 100],
-            id="AntiAffinity symmetry with namespace selector",
-        ),
-        pytest.param(
-            pod(S1),
-            [pod(S1, node="node1", **HARD_AFFINITY), pod(S2, node="node2", **HARD_AFFINITY)],
-            nodes_with(("node1", CHINA), ("node2", INDIA), ("node3", AZ1)),
-            False,
-            [100, 100, 0],
-            id="Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
-        ),
-        pytest.param(
-            pod(S1, **AWAY_FROM_S1_IN_AZ),
-            [pod(S1, node="node1"), pod(S2, node="node2")],
-            nodes_with(("node1", AZ1), ("node2", CHINA)),
-            False,
-            [0, 100],
-            id="Anti Affinity: pod that does not match existing pods in node will get high score ",
-        ),
-        pytest.param(
-            pod(S1, **AWAY_FROM_S1_IN_AZ),
-            [pod(S1, node="node1"), pod(S1, node="node2")],
-            nodes_with(("node1", AZ1), ("node2", CHINA)),
-            False,
-            [0, 100],
-            id="Anti Affinity: pod that does not match topology key & match the pods in nodes will get higher score "
-            "comparing to others ",
-        ),
-        pytest.param(
-            pod(S1, **AWAY_FROM_S1_IN_AZ),
-            [pod(S1, node="node1"), pod(S1, node="node1"), pod(S2, node="node2")],
-            nodes_with(("node1", AZ1), ("node2", INDIA)),
-            False,
-            [0, 100],
-            id="Anti Affinity: one node has more matching pods comparing to other node, so the node which has more "
-            "unmatches will get high score",
-        ),
-        pytest.param(
-            pod(S2),
-            [pod(S1, node="node1", **AWAY_FROM_S2_IN_AZ), pod(S2, node="node2", **AWAY_FROM_S1_IN_AZ)],
-            nodes_with(("node1", AZ1), ("node2", AZ2)),
-            False,
-            [0, 100],
-            id="Anti Affinity symmetry: the existing pods in node which has anti affinity match will get high score",
-        ),
-        pytest.param(
-            pod(S1, **STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ),
-            [pod(S1, node="node1"), pod(S1, node="node2")],
-            nodes_with(("node1", CHINA), ("node2", AZ1)),
-            False,
-            [100, 0],
-            id="Affinity and Anti Affinity: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod "
-            "affinity & anti affinity",
-        ),
-        pytest.param(
-            pod(S1, **STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ),
-            [pod(S1, node=n) for n in ("node1", "node1", "node2", "node3", "node3", "node4", "node5")],
-            nodes_with(
-                ("node1", CHINA_AZ1_ONLY), ("node2", INDIA), ("node3", CHINA), ("node4", CHINA), ("node5", INDIA)
-            ),
-            False,
-            [100, 0, 100, 100, 0],
-            id="Affinity and Anti Affinity: considering both affinity and anti-affinity, the pod to schedule and "
-            "existing pods have the same labels",
-        ),
-        pytest.param(
-            pod(S1, **STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ),
-            [
-                pod(S1, node="node1"),
-                pod(S2, node="node2"),
-                pod(node="node3", **STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ),
-                pod(node="node4", **AWAY_FROM_S1_IN_AZ),
-            ],
-            nodes_with(("node1", CHINA), ("node2", AZ1), ("node3", INDIA), ("node4", AZ2)),
-            False,
-            [100, 0, 100, 0],
-            id="Affinity and Anti Affinity and symmetry: considered only preferredDuringSchedulingIgnoredDuringExecution "
-            "in both pod affinity & anti affinity & symmetry",
-        ),
-        pytest.param(
-            pod(S1),
-            [pod(S1, node="node1"), pod(node="node2", **STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ)],
-            nodes_with(("node1", CHINA), ("node2", CHINA)),
-            False,
-            [0, 0],
-            id="Avoid panic when partial nodes in a topology don't have pods with affinity",
-        ),
-        pytest.param(
-            pod(**INVALID_AFFINITY),
-            [],
-            nodes_with(("node1", CHINA), ("node2", CHINA)),
-            False,
-            INVALID_VALUE,
-            id="invalid Affinity fails PreScore",
-        ),
-        pytest.param(
-            pod(**INVALID_ANTI_AFFINITY),
-            [],
-            nodes_with(("node1", CHINA), ("node2", CHINA)),
-            False,
-            INVALID_VALUE,
-            id="invalid AntiAffinity fails PreScore",
-        ),
-        pytest.param(
-            pod(S1, namespace="subteam1.team1", **AFFINITY_NAMESPACE_SELECTOR),
-            ns_pods(
-                ("node1", "subteam1.team1"),
-                ("node1", "subteam1.team1"),
-                ("node1", "subteam1.team2"),
-                ("node2", "subteam2.team1"),
-            ),
-            nodes_with(("node1", CHINA), ("node2", INDIA)),
-            False,
-            [100, 0],
-            id="Affinity with pods matching NamespaceSelector",
-        ),
-        pytest.param(
-            pod(S1, namespace="subteam1.team1", **AFFINITY_NAMESPACE_SELECTOR),
-            ns_pods(
-                ("node1", "subteam1.team1"),
-                ("node1", "subteam1.team1"),
-                ("node1", "subteam2.team2"),
-                ("node2", "subteam2.team1"),
-            ),
-            nodes_with(("node1", CHINA), ("node2", INDIA)),
-            False,
-            [100, 0],
-            id="Affinity with pods matching both NamespaceSelector and Namespaces fields",
-        ),
-        # upstream reuses the two names above for their anti-affinity twins.
-        pytest.param(
-            pod(S1, namespace="subteam1.team1", **ANTI_AFFINITY_NAMESPACE_SELECTOR),
-            ns_pods(
-                ("node1", "subteam1.team1"),
-                ("node1", "subteam1.team1"),
-                ("node1", "subteam1.team2"),
-                ("node2", "subteam2.team1"),
-            ),
-            nodes_with(("node1", CHINA), ("node2", INDIA)),
-            False,
-            [0, 100],
-            id="Affinity with pods matching NamespaceSelector (anti-affinity)",
-        ),
-        pytest.param(
-            pod(S1, namespace="subteam1.team1", **ANTI_AFFINITY_NAMESPACE_SELECTOR),
-            ns_pods(
-                ("node1", "subteam1.team1"),
-                ("node1", "subteam1.team1"),
-                ("node1", "subteam2.team2"),
-                ("node2", "subteam2.team1"),
-            ),
-            nodes_with(("node1", CHINA), ("node2", INDIA)),
-            False,
-            [0, 100],
-            id="Affinity with pods matching both NamespaceSelector and Namespaces fields (anti-affinity)",
-        ),
-        pytest.param(
-            pod(S2),
-            [
-                pod(S1, node="node1", **STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ),
-                pod(S2, node="node2", **STAY_WITH_S2_IN_REGION),
-            ],
-            nodes_with(("node1", CHINA), ("node2", INDIA)),
-            True,
-            SKIPPED,
-            id="Ignore preferred terms of existing pods",
-        ),
-        pytest.param(
-            pod(S2),
-            [
-                pod(S1, node="node1", **STAY_WITH_S1_IN_REGION_AWAY_FROM_S2_IN_AZ),
-                pod(S2, node="node2", **STAY_WITH_S2_IN_REGION),
-            ],
-            nodes_with(("node1", CHINA), ("node2", INDIA)),
-            False,
-            [0, 100],
-            id="Do not ignore preferred terms of existing pods",
-        ),
-        pytest.param(pod(S2), [], [], False, SKIPPED, id="No nodes to score"),
-    ],
-)
-def test_preferred_affinity(incoming, existing, nodes, ignore_existing, want):
-    got = run_score(incoming, existing, nodes, ignore_preferred_terms_of_existing_pods=ignore_existing)
-    assert_scores(got, want)
-
-
-# upstream lists the namespaces "" and subteam2.team2; its "" is the empty namespace of its Pods,
-# which reads as default here.
-HARD_POD_AFFINITY = {
-    "affinity": (term("service", "In", "S1", topology="region", namespaces=["default", "subteam2.team2"], **TEAM1),)
-}
-HARD_NODES = (("node1", CHINA), ("node2", INDIA), ("node3", AZ1))
-
-
-@pytest.mark.parametrize(
-    ("namespace", "weight", "want"),
-    [
-        pytest.param("default", 1, [100, 100, 0], id="with default weight"),
-        pytest.param("default", 0, SKIPPED, id="with zero weight"),
-        pytest.param("subteam1.team2", 1, SKIPPED, id="with no matching namespace"),
-        pytest.param("subteam1.team1", 1, [100, 100, 0], id="with matching NamespaceSelector"),
-        pytest.param("subteam2.team2", 1, [100, 100, 0], id="with matching Namespaces"),
-    ],
-)
-def test_preferred_affinity_with_hard_pod_affinity_symmetric_weight(namespace, weight, want):
-    existing = [pod(node="node1", **HARD_POD_AFFINITY), pod(node="node2", **HARD_POD_AFFINITY)]
-    got = run_score(
-        pod({"service": "S1"}, namespace=namespace), existing, nodes_with(*HARD_NODES), hard_pod_affinity_weight=weight
-    )
-    assert_scores(got, want)
