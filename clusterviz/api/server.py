@@ -59,8 +59,12 @@ async def _route(req: ApiRequest) -> ApiResponse:
     rp = parse_resource_path(group, version, rest)
     served_by = virtual.handler_for(rp.resource)
     if served_by is not None:
-        # The simulator's own controls are never held up by the simulation.
+        # The simulator's own controls are never held up by the simulation, but are made where it runs.
         await handlers.cluster_id(req.cluster)
+        if req.method not in ("GET", "HEAD") and await gate.for_cluster(req.cluster) is None:
+            forwarded = await gate.forward(req)
+            if forwarded is not None:
+                return forwarded
         return await served_by(req, rp)
     req.gate = await gate.for_cluster(req.cluster) if req.simulated else None
     if req.gate is None:

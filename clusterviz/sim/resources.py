@@ -119,11 +119,6 @@ async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if req.method == "POST" and rp.sub == "step":
         return await _step(req)
     if req.method in ("PATCH", "PUT") and rp.name and not rp.sub:
-        if registry.get(req.cluster) is None and req.query.get("dryRun") != "All":
-            # The engine runs elsewhere: change it there at once (its saved settings follow).
-            forwarded = await registry.forward(req)
-            if forwarded is not None:
-                return forwarded
         current = await _simulation_object(req.cluster)
         if req.method == "PATCH":
             kind, body = handlers.decode_patch(req)
@@ -154,9 +149,6 @@ async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
 async def _step(req: ApiRequest) -> ApiResponse:
     running = await registry.ensure(req.cluster)
     if running is None:
-        forwarded = await registry.forward(req)
-        if forwarded is not None:
-            return forwarded
         raise errors.service_unavailable("no process runs this cluster's simulation")
     if running.engine.mode != "step":
         # Stepping switches to step mode; saved, so other processes (and this one's discovery) agree.
