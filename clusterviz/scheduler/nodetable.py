@@ -112,10 +112,6 @@ class NodeTable:
             value = self._derived[key] = build(self)
             return value
 
-    def flags(self, attribute: str) -> np.ndarray:
-        """A boolean column from a NodeInfo attribute, such as ``unschedulable``."""
-        return self.derived(("flag", attribute), lambda t: np.array([bool(getattr(i, attribute)) for i in t.infos]))
-
     def labels(self, key: str) -> tuple[np.ndarray, tuple[str, ...]]:
         """Label ``key`` as codes per row (``ABSENT`` where missing) and the distinct values the codes index."""
         return self.derived(("label", key), lambda t: _codes([i.labels.get(key) for i in t.infos]))

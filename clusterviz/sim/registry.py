@@ -65,11 +65,6 @@ def set_holder(holder: str) -> None:
     _holder = holder
 
 
-def holder() -> str:
-    """This process's name in the engine lease table."""
-    return _holder
-
-
 async def forward(req: Any) -> Any:
     """The API server's forwarder: a write for a cluster whose engine runs in another process goes there."""
     return await remote.forward(req, _holder)
