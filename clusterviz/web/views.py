@@ -23,6 +23,8 @@ from .export import export_cluster, import_cluster, uploaded_text
 from .objects import tab_titles
 
 MODES = ("live", "paused", "step", "fast-forward")
+# Timeline rows a page starts with.
+TIMELINE_ROWS = 40
 
 
 async def home(request: HttpRequest) -> HttpResponse:
@@ -43,13 +45,17 @@ async def cluster_context(cluster: str) -> dict[str, Any]:
         raise
     pods = (await client.list("pods"))["items"]
     simulation = await client.get("simulations", "default")
-    trace = (await client.list("flowmessages"))["items"][-40:]
+    # The newest messages: a list of the trace starts at its oldest, so it starts from a sequence number.
+    since = max(0, int(simulation["status"]["lastSeq"]) - TIMELINE_ROWS)
+    flow = await client.request("GET", "/apis/clusterviz.io/v1/flowmessages", query={"sinceSeq": str(since)})
+    trace = flow.body["items"][-TIMELINE_ROWS:]
+    waiting = pending_pods(pods)
     return {
         "cluster": cluster,
         "cards": node_cards(nodes, pods),
         "compact": compact(nodes, pods),
-        "pending": pending_pods(pods)[:PENDING_SHOWN],
-        "pending_more": max(0, len(pending_pods(pods)) - PENDING_SHOWN),
+        "pending": waiting[:PENDING_SHOWN],
+        "pending_more": max(0, len(waiting) - PENDING_SHOWN),
         "simulation": simulation,
         "modes": MODES,
         "messages": list(reversed(trace)),

@@ -1,6 +1,7 @@
 """The cluster page: first paint from the API, then live updates over its websocket."""
 
 import json
+import re
 
 import pytest
 from channels.routing import URLRouter
@@ -133,3 +134,15 @@ async def test_a_mode_changed_elsewhere_reaches_the_pages_controls(async_client)
     frame = await receive_until(communicator, 'id="controls"')
     assert 'hx-swap-oob="outerHTML"' in frame and '<button name="mode" value="paused" class="on">' in frame
     await communicator.disconnect()
+
+
+async def test_the_timeline_starts_with_the_newest_messages(sim, async_client):
+    kubectl = Client("demo", "kubectl")
+    for i in range(15):
+        await kubectl.create({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"cm{i}"}}, "default")
+    await sim.engine.until_settled()
+    last = sim.engine.last_seq
+    assert last > 40
+    page = (await async_client.get("/c/demo/")).content.decode()
+    shown = [int(seq) for seq in re.findall(r'data-seq="(\d+)"', page)]
+    assert shown[0] == last and len(shown) == 40 and shown == sorted(shown, reverse=True)
