@@ -71,11 +71,12 @@ async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
             if not await in_thread(lease.held_elsewhere)(req.cluster, holder):
                 return None  # the holder went away: serve it here after all
             continue
-        if answer["type"] == "gate.ack":
-            try:
+        try:
+            # Skip acknowledgements: a request sent twice is acknowledged twice.
+            while answer["type"] == "gate.ack":
                 answer = await asyncio.wait_for(layer.receive(reply), FORWARD_TIMEOUT)
-            except TimeoutError:
-                break
+        except TimeoutError:
+            break
         return ApiResponse(
             answer["status"], answer["body"], headers=answer["headers"], content_type=answer["content_type"]
         )

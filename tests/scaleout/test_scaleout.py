@@ -26,6 +26,7 @@ from tests import backend
 from tests.livesim import LiveServer, wait_until
 
 LEASE_SECONDS = 3
+STEADY_LEASE_SECONDS = 15
 SIM = "/apis/clusterviz.io/v1/simulations/default"
 DEPLOYMENT = {
     "apiVersion": "apps/v1",
@@ -98,12 +99,11 @@ class Stack:
         return rows[0][0].partition(":")[0] if rows else ""
 
 
-@pytest.fixture
-def stack(tmp_path: Path) -> Iterator[Stack]:
+def _stack(tmp_path: Path, lease_seconds: float) -> Iterator[Stack]:
     env = {
         "CLUSTERVIZ_ENGINES": "false",
         "CLUSTERVIZ_DEFAULT_MODE": "fast-forward",
-        "CLUSTERVIZ_ENGINE_LEASE_SECONDS": str(LEASE_SECONDS),
+        "CLUSTERVIZ_ENGINE_LEASE_SECONDS": str(lease_seconds),
     }
     a, b = LiveServer(tmp_path, env), LiveServer(tmp_path, env)
     a.start()
@@ -117,6 +117,18 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
             worker.wait(timeout=30)
     a.stop()
     b.stop()
+
+
+@pytest.fixture
+def stack(tmp_path: Path) -> Iterator[Stack]:
+    """The set with the default lease, so that a busy machine does not move an engine mid-test."""
+    yield from _stack(tmp_path, STEADY_LEASE_SECONDS)
+
+
+@pytest.fixture
+def short_lease_stack(tmp_path: Path) -> Iterator[Stack]:
+    """The set with a short lease, for the takeover after a worker is killed."""
+    yield from _stack(tmp_path, LEASE_SECONDS)
 
 
 def test_a_watcher_on_one_process_sees_every_write_through_the_other_in_order(stack: Stack) -> None:
@@ -209,7 +221,10 @@ def rollout_done(server: LiveServer) -> bool:
     )
 
 
-def test_killing_the_engine_worker_mid_rollout_hands_it_over_and_the_rollout_completes(stack: Stack) -> None:
+def test_killing_the_engine_worker_mid_rollout_hands_it_over_and_the_rollout_completes(
+    short_lease_stack: Stack,
+) -> None:
+    stack = short_lease_stack
     assert wait_until(lambda: stack.holder() in stack.workers, 60), "no worker claimed the demo cluster"
     call(stack.b, "POST", "/apis/apps/v1/namespaces/default/deployments", DEPLOYMENT)
     assert wait_until(lambda: all_running(stack.a), 60), "the first version never ran"
