@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from clusterviz.web import actions, clusters, objects, scoring
+from clusterviz.web import actions, clusters, objects, present, scoring
 from clusterviz.web import views as web
 
 urlpatterns = [
@@ -29,5 +29,12 @@ urlpatterns = [
     path("c/<slug:cluster>/export.yaml", web.export, name="export"),
     path("c/<slug:cluster>/import", web.import_yaml, name="import"),
     path("c/<slug:cluster>/scoring/<slug:namespace>/<str:name>", scoring.scoring, name="scoring"),
+    path("c/<slug:cluster>/present/", present.present_page, name="present"),
+    path("c/<slug:cluster>/present/story.json", present.story_json, name="present-story"),
+    path("c/<slug:cluster>/present/next", present.next_beat, name="present-next"),
+    path("c/<slug:cluster>/present/follow", present.follow, name="present-follow"),
+    path("c/<slug:cluster>/present/lesson", present.choose_lesson, name="present-lesson"),
+    path("c/<slug:cluster>/present/step", present.set_step, name="present-step"),
+    path("c/<slug:cluster>/present/action", present.run_action, name="present-action"),
     path("c/<slug:cluster>/", include("clusterviz.api.urls")),
 ]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
-from clusterviz.api import errors, handlers, resources, virtual
+from clusterviz.api import clock, errors, handlers, resources, virtual
 from clusterviz.api.request import ApiRequest, ApiResponse, ResourcePath
 from clusterviz.apimachinery.field import invalid, not_supported
 from clusterviz.store.threads import in_thread
@@ -62,13 +63,15 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
             "time": engine.now,
             "last_seq": engine.last_seq,
             "pending": engine.pending,
+            "wall": engine.wall(),
         }
     else:
         saved = await trace.load_state(cluster)
         from .context import SimSettings
 
         settings = SimSettings(**saved.settings)
-        state = {"mode": saved.mode, "speed": saved.speed, "time": saved.time, "last_seq": saved.last_seq, "pending": 0}
+        state = {"mode": saved.mode, "speed": saved.speed, "time": saved.time, "last_seq": saved.last_seq, "pending": 0,
+                 "wall": saved.epoch + timedelta(seconds=saved.time) if saved.epoch else clock.now()}
     spec: dict[str, Any] = {"mode": state["mode"], "speed": state["speed"]}
     for field_name, attr in TIMINGS.items():
         spec[field_name] = getattr(settings, attr)
@@ -77,7 +80,9 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
         "kind": "Simulation",
         "metadata": {"name": "default", "resourceVersion": str(state["last_seq"])},
         "spec": spec,
-        "status": {"time": round(state["time"], 3), "lastSeq": state["last_seq"], "pending": state["pending"]},
+        # ``wall``: the simulated time as the cluster's timestamps give it (countdowns compare against it).
+        "status": {"time": round(state["time"], 3), "wall": clock.rfc3339_micro(state["wall"]),
+                   "lastSeq": state["last_seq"], "pending": state["pending"]},
     }
 
 

@@ -47,8 +47,6 @@ WHY_BY_STEP = {
         "now waits for changes."
     ),
     5: gettext_lazy("The API server pushes the change down that watch, so the controller manager reacts at once."),
-    7: gettext_lazy("The API server stores the new Pod in etcd. It has no node yet: spec.nodeName is empty."),
-    8: gettext_lazy("etcd confirms: the Pod exists and waits for the scheduler."),
     9: gettext_lazy("The scheduler watches for Pods without a node. Now it filters and scores the nodes to pick one."),
     11: gettext_lazy("etcd confirms the binding; every watcher now sees which node the Pod is on."),
 }
@@ -80,7 +78,24 @@ def component(name: str, obj: dict[str, Any] | None = None) -> str:
     return name
 
 
-def _why(message: dict[str, Any]) -> str:
+def _why_stored(step: int, kind: str, pinned: bool | None) -> str:
+    """Hops 7 and 8: what was stored, and what waits for it (``pinned`` None: not known)."""
+    if kind == "ReplicaSet":
+        if step == 7:
+            return _("The API server stores the new ReplicaSet in etcd.")
+        return _("etcd confirms: the ReplicaSet exists, and the ReplicaSet controller will create its Pods.")
+    if step == 7:
+        if pinned:
+            return _("The API server stores the new Pod in etcd. Its spec.nodeName is already set, so no scheduling.")
+        if pinned is False:
+            return _("The API server stores the new Pod in etcd. It has no node yet: spec.nodeName is empty.")
+        return _("The API server stores the new Pod in etcd.")
+    if pinned:
+        return _("etcd confirms: the Pod exists; the kubelet of its node will run it without the scheduler.")
+    return _("etcd confirms: the Pod exists and waits for the scheduler.")
+
+
+def _why(message: dict[str, Any], pinned: bool | None = None) -> str:
     sender, to, verb, step = (
         message.get("from", ""),
         message.get("to", ""),
@@ -97,6 +112,8 @@ def _why(message: dict[str, Any]) -> str:
                 "replica count."
             )
         return _("There are fewer Pods than the desired replicas, so the controller asks for another Pod.")
+    if step in (7, 8):
+        return _why_stored(step, kind, pinned)
     if step == 10:
         if sender == "scheduler":
             return _(
@@ -128,8 +145,11 @@ def _why(message: dict[str, Any]) -> str:
     return ""
 
 
-def caption(message: dict[str, Any]) -> dict[str, str]:
-    """``{"what": ..., "why": ...}`` for one ``flowmessages`` item, in the active language."""
+def caption(message: dict[str, Any], pinned: bool | None = None) -> dict[str, str]:
+    """``{"what": ..., "why": ...}`` for one ``flowmessages`` item, in the active language.
+
+    ``pinned`` says whether the Pod it carries had spec.nodeName set when written (None: not known).
+    """
     obj = message.get("object") or {}
     noun = " ".join(
         part
@@ -138,7 +158,7 @@ def caption(message: dict[str, Any]) -> dict[str, str]:
     )
     verb = str(VERBS.get(message.get("verb", ""), message.get("verb", "")))
     what = f"{component(message.get('from', ''), obj)} → {component(message.get('to', ''), obj)}: {verb} {noun}"
-    return {"what": what.strip(), "why": _why(message)}
+    return {"what": what.strip(), "why": _why(message, pinned)}
 
 
 def language_of(scope: dict[str, Any]) -> str:

@@ -53,6 +53,10 @@ def rendered_message(cluster: str, message: dict[str, Any], language: str) -> tu
 class ClusterConsumer(AsyncWebsocketConsumer):
     """One per open cluster page."""
 
+    # Resources kept in a cache and drawn; resources only watched, so that a change reloads the objects panel.
+    CACHED: tuple[str, ...] = ("pods", "nodes")
+    WATCHED: tuple[str, ...] = PANEL_RESOURCES
+
     async def connect(self) -> None:
         self.cluster = self.scope["url_route"]["kwargs"]["cluster"]
         self.client = Client(self.cluster, "dashboard")
@@ -71,8 +75,9 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         self.cards: dict[str, Any] = {}
         self.pending: list[Any] | None = None
         self.pending_total = 0
-        self.caches: dict[str, dict[str, dict[str, Any]]] = {"pods": {}, "nodes": {}}
-        self.tasks = [asyncio.ensure_future(self.follow(plural)) for plural in (*self.caches, *PANEL_RESOURCES)]
+        self.caches: dict[str, dict[str, dict[str, Any]]] = {plural: {} for plural in self.CACHED}
+        watched = (*self.CACHED, *(p for p in self.WATCHED if p not in self.CACHED))
+        self.tasks = [asyncio.ensure_future(self.follow(plural)) for plural in watched]
         self.flows: list[tuple[str, dict[str, Any]]] = []
         self.flows_waiting = asyncio.Event()
         self.tasks.append(asyncio.ensure_future(self.follow_messages()))

@@ -4,7 +4,7 @@ The trace of a lesson interleaves every component's hops: three replicas, the
 Deployment's ReplicaSet round, status updates and heartbeats. The presenter
 follows one Pod and tells its story as *beats*, each number once and in order:
 1-3 the client's write, 4-5 the controller manager's watch, the Deployment ->
-ReplicaSet round as the labelled sub-hops 6a-8a and 5a, 6-8 the Pod's
+ReplicaSet round as the labelled sub-hops 6a-8a (and its watch, 4a-5a), 6-8 the Pod's
 creation, 9 the scheduler's watch, 10-11 the binding, 12 the kubelet's watch,
 12a the container runtime's work, and 13 the status that says Running.
 
@@ -200,7 +200,8 @@ def build(messages: list[Message], root: Ref | None, pod: str = "") -> Story:
 
 
 def _replicaset_round(story: Story, cursor: _Cursor, messages: list[Message], root: Ref) -> bool:
-    """6a-8a: the Deployment controller creates the ReplicaSet; 5a: its event reaches the ReplicaSet controller."""
+    """6a-8a: the Deployment controller creates the ReplicaSet; then (4a-5a) its event reaches the ReplicaSet
+    controller. One beat: the class sees the round once, numbered as sub-hops, before the Pod's own 6-8."""
     found = cursor.find(lambda m: _obj(m)[0] == "ReplicaSet" and m.get("step") == 6 and _child_of(_obj(m)[1], root.name))
     if found is None:
         return False
@@ -212,15 +213,12 @@ def _replicaset_round(story: Story, cursor: _Cursor, messages: list[Message], ro
         if m is None:
             return False
         beat.messages.append(m)
-    beat.complete = True
-    watch = Beat("5a", 5)
-    story.beats.append(watch)
     for number in (4, 5):
         m = cursor.take(_step_of("ReplicaSet", replicaset, number))
         if m is None:
             return False
-        watch.messages.append(m)
-    watch.complete = True
+        beat.messages.append(m)
+    beat.complete = True
     return True
 
 

@@ -1,0 +1,549 @@
+// The presenter view: the cluster map (control plane above, a lane per node below with its Pods),
+// one Pod's story told beat by beat (Next / Back), the scheduler's verdicts and scores drawn in the
+// lanes at hop 9, and subtitles. It draws only what the server reports: the story comes from
+// story.json (built from the trace), the lanes from the websocket's list-watch frames.
+const NS = "http://www.w3.org/2000/svg";
+const root = document.getElementById("present");
+const svg = document.getElementById("map");
+const data = root.dataset;
+const MOVE_MS = 700;
+const MAX_LANES = 4;
+const BOX_H = 64;
+const CHIP_H = 36;
+
+let known = (data.nodes || "").split(" ").filter(Boolean);
+let edges = new Map();
+let lanes = new Map(); // node -> {x, y, w, h, group}
+let state = { nodes: [], pending: [], services: [] };
+let story = { beats: [], progress: 0, last: 13, pod: "", others: 0, skipped: [] };
+let view = -1; // the beat on show
+let played = 0; // beats already told once (new ones play when they arrive)
+let scoring = null; // {record, revealed} while hop 9 is on show
+let clock = { wall: 0, at: 0, speed: 1, live: false };
+const queues = new Map(); // edge -> promise: tokens on one arrow queue, they never stack
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  parent?.appendChild(node);
+  return node;
+}
+
+function text(key) {
+  return data[`text${key[0].toUpperCase()}${key.slice(1)}`] || key;
+}
+
+function label(key) {
+  const camel = key.replace(/(^|-)(\w)/g, (_m, _d, c) => c.toUpperCase());
+  return data[`label${camel}`] || key;
+}
+
+function csrf() {
+  return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+}
+
+async function post(url, body = {}) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "X-CSRFToken": csrf(), "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(body),
+  });
+  return (response.headers.get("Content-Type") || "").includes("json") ? response.json() : null;
+}
+
+// --- layout --------------------------------------------------------------------------------
+
+function box(id, rect, name, parent) {
+  const group = el("g", { class: "box", "data-component": id }, parent);
+  el("rect", { x: rect.x, y: rect.y, width: rect.w, height: rect.h, rx: 10 }, group);
+  const caption = el("text", { x: rect.x + rect.w / 2, y: rect.y + rect.h / 2, "dominant-baseline": "central",
+    "text-anchor": "middle" }, group);
+  caption.textContent = name;
+  // Shrink a long name to its box, never below the 20 px floor of the view.
+  const room = rect.w - 16;
+  const wide = caption.getComputedTextLength();
+  if (wide > room) caption.style.fontSize = `${Math.max(20, Math.floor((24 * room) / wide))}px`;
+  return group;
+}
+
+function edge(a, b, points, parent, cls = "link") {
+  edges.set(`${a}|${b}`, points);
+  edges.set(`${b}|${a}`, [...points].reverse());
+  el("polyline", { class: cls, "data-edge": `${a}|${b}`, points: points.map((p) => p.join(",")).join(" ") }, parent);
+}
+
+function layout() {
+  const W = Math.max(600, svg.clientWidth);
+  const H = Math.max(400, svg.clientHeight);
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.replaceChildren();
+  edges = new Map();
+  lanes = new Map();
+  const links = el("g", { class: "links" }, svg);
+  const boxes = el("g", { class: "boxes" }, svg);
+  const side = Math.round(W * 0.2);
+  const fixed = {
+    kubectl: { x: 8, y: 8, w: side, h: BOX_H },
+    apiserver: { x: W / 2 - W * 0.14, y: 8, w: W * 0.28, h: BOX_H },
+    etcd: { x: W - side - 8, y: 8, w: side, h: BOX_H },
+    "controller-manager": { x: 8, y: BOX_H + 44, w: W * 0.3, h: BOX_H },
+    scheduler: { x: W - W * 0.3 - 8, y: BOX_H + 44, w: W * 0.3, h: BOX_H },
+  };
+  for (const [id, rect] of Object.entries(fixed)) box(id, rect, label(id), boxes);
+  const api = fixed.apiserver;
+  const mid = BOX_H / 2 + 8;
+  edge("kubectl", "apiserver", [[fixed.kubectl.x + side, mid], [api.x, mid]], links);
+  edge("apiserver", "etcd", [[api.x + api.w, mid], [fixed.etcd.x, mid]], links);
+  const rowB = fixed.scheduler.y + BOX_H / 2;
+  edge("apiserver", "controller-manager", [[api.x + 30, api.y + BOX_H], [api.x + 30, rowB], [fixed["controller-manager"].x + fixed["controller-manager"].w, rowB]], links);
+  edge("apiserver", "scheduler", [[api.x + api.w - 30, api.y + BOX_H], [api.x + api.w - 30, rowB], [fixed.scheduler.x, rowB]], links);
+  const services = el("g", { id: "services" }, svg);
+  const top = fixed.scheduler.y + BOX_H + 52;
+  const busY = top - 22;
+  const overflow = known.length > MAX_LANES;
+  const shown = overflow ? [...known.slice(0, MAX_LANES - 1), "*"] : known;
+  const gap = 14;
+  const width = shown.length ? (W - 16 - gap * (shown.length - 1)) / shown.length : 0;
+  shown.forEach((node, i) => {
+    const x = 8 + i * (width + gap);
+    const lane = el("g", { class: "lane", "data-node": node }, boxes);
+    el("rect", { class: "lane-bg", x, y: top, width, height: H - top - 6, rx: 12 }, lane);
+    const name = el("text", { class: "lane-name", x: x + 14, y: top + 30 }, lane);
+    name.textContent = node === "*" ? `+${known.length - MAX_LANES + 1} ${text("more")}` : node;
+    el("text", { class: "lane-state", x: x + width - 14, y: top + 30, "text-anchor": "end" }, lane);
+    const inner = (width - 36) / 2;
+    const kubelet = { x: x + 12, y: top + 46, w: inner, h: BOX_H - 8 };
+    const runtime = { x: x + 24 + inner, y: top + 46, w: inner, h: BOX_H - 8 };
+    box(`kubelet/${node}`, kubelet, label("kubelet"), lane);
+    box(`runtime/${node}`, runtime, label("runtime"), lane);
+    const kx = kubelet.x + kubelet.w / 2;
+    edge("apiserver", `kubelet/${node}`, [[api.x + api.w / 2, api.y + BOX_H], [api.x + api.w / 2, busY], [kx, busY], [kx, kubelet.y]], links);
+    const my = kubelet.y + kubelet.h / 2;
+    edge(`kubelet/${node}`, `runtime/${node}`, [[kubelet.x + kubelet.w, my], [runtime.x, my]], links);
+    el("g", { class: "verdict" }, lane);
+    el("g", { class: "chips" }, lane);
+    lanes.set(node, { x, y: top, w: width, h: H - top - 6, group: lane, chipsTop: top + 46 + BOX_H + 56 });
+  });
+  el("g", { id: "tokens" }, svg);
+  drawState();
+  if (scoring) drawScoring();
+  services.remove();
+  svg.insertBefore(services, svg.querySelector("#tokens"));
+}
+
+// --- the lanes' contents -------------------------------------------------------------------
+
+function laneOf(node) {
+  return lanes.get(node) ?? lanes.get("*");
+}
+
+function drawState() {
+  const names = state.nodes.map((n) => n.name);
+  if (names.length && names.join(" ") !== known.join(" ")) {
+    known = names;
+    layout();
+    return;
+  }
+  const chipsByLane = new Map();
+  for (const node of state.nodes) {
+    const lane = laneOf(node.name);
+    if (!lane) continue;
+    if (lanes.get(node.name)) {
+      lane.group.classList.toggle("notready", !node.ready);
+      lane.group.classList.toggle("cordoned", node.unschedulable);
+      const status = lane.group.querySelector(".lane-state");
+      status.textContent = node.ready ? `✓ ${text("ready")}` : `✗ ${text("notready")}`;
+      status.dataset.evictAt = node.evictAt || "";
+      status.dataset.base = status.textContent;
+      if (node.kubeletStopped) status.textContent += ` · ${text("stopped")}`;
+      status.dataset.base = status.textContent;
+    }
+    chipsByLane.set(lane, [...(chipsByLane.get(lane) ?? []), ...node.pods]);
+  }
+  for (const lane of lanes.values()) drawChips(lane, chipsByLane.get(lane) ?? []);
+  drawServices();
+  tick();
+}
+
+function drawChips(lane, pods) {
+  const group = lane.group.querySelector(".chips");
+  group.replaceChildren();
+  const room = Math.max(1, Math.floor((lane.y + lane.h - lane.chipsTop - 8) / (CHIP_H + 8)));
+  const shown = pods.length > room ? pods.slice(0, room - 1) : pods;
+  shown.forEach((pod, i) => {
+    const y = lane.chipsTop + i * (CHIP_H + 8);
+    const chip = el("g", { class: `chip ${pod.css}${pod.name === story.pod ? " followed" : ""}`, "data-pod": pod.name,
+      tabindex: 0, role: "button" }, group);
+    el("title", {}, chip).textContent = `${pod.namespace}/${pod.name}: ${pod.status}${pod.ip ? ` · IP ${pod.ip}` : ""}`;
+    el("rect", { x: lane.x + 12, y, width: lane.w - 24, height: CHIP_H, rx: 8 }, chip);
+    const name = el("text", { x: lane.x + 24, y: y + CHIP_H / 2, "dominant-baseline": "central" }, chip);
+    name.textContent = pod.name;
+    const status = el("text", { class: "chip-status", x: lane.x + lane.w - 24, y: y + CHIP_H / 2,
+      "dominant-baseline": "central", "text-anchor": "end" }, chip);
+    status.textContent = pod.status;
+    // A long Pod name gives way to its status: the end of a generated name is what tells Pods apart.
+    const room = lane.w - 60 - status.getComputedTextLength();
+    let value = pod.name;
+    while (name.getComputedTextLength() > room && value.length > 6) {
+      value = value.slice(1);
+      name.textContent = `…${value}`;
+    }
+  });
+  if (pods.length > shown.length) {
+    const more = el("text", { class: "more", x: lane.x + 24, y: lane.chipsTop + shown.length * (CHIP_H + 8) + CHIP_H / 2,
+      "dominant-baseline": "central" }, group);
+    more.textContent = `+${pods.length - shown.length} ${text("more")}`;
+  }
+}
+
+function chipCentre(podName) {
+  const chip = svg.querySelector(`.chip[data-pod="${CSS.escape(podName)}"] rect`);
+  if (!chip) return null;
+  return [Number(chip.getAttribute("x")) + 6, Number(chip.getAttribute("y")) + CHIP_H / 2];
+}
+
+// A Service is drawn under the API server with a line to each Pod its Endpoints list (dashed: not ready).
+function drawServices() {
+  const group = svg.querySelector("#services");
+  if (!group) return;
+  group.replaceChildren();
+  const api = svg.querySelector('[data-component="apiserver"] rect');
+  if (!api) return;
+  const W = Number(svg.getAttribute("viewBox").split(" ")[2]);
+  state.services.forEach((service, i) => {
+    const w = Math.min(W * 0.22, 320);
+    const x = W / 2 - w / 2 + i * (w + 10);
+    const y = BOX_H + 44;
+    const item = el("g", { class: "service", "data-service": service.name }, group);
+    for (const target of service.endpoints) {
+      const at = chipCentre(target.pod);
+      if (!at) continue;
+      el("path", { class: `endpoint${target.ready ? "" : " notready"}`, "data-pod": target.pod,
+        d: `M${x + w / 2},${y + BOX_H} C${x + w / 2},${at[1] - 60} ${at[0] - 40},${at[1]} ${at[0]},${at[1]}` }, item);
+    }
+    el("rect", { x, y, width: w, height: BOX_H, rx: 32 }, item);
+    const t = el("text", { x: x + w / 2, y: y + BOX_H / 2, "dominant-baseline": "central", "text-anchor": "middle" }, item);
+    t.textContent = `Service ${service.name} · ${service.endpoints.filter((e) => e.ready).length}`;
+    el("title", {}, item).textContent = `${service.clusterIP} → ${service.endpoints.map((e) => e.ip).join(", ")}`;
+  });
+}
+
+// The eviction countdown of a NotReady node, against the simulated clock (it runs at the chosen speed).
+function tick() {
+  const now = clock.wall + (clock.live ? (performance.now() - clock.at) * clock.speed : 0);
+  svg.querySelectorAll(".lane-state").forEach((status) => {
+    const at = Date.parse(status.dataset.evictAt || "");
+    if (!at || !clock.wall) return;
+    const left = Math.ceil((at - now) / 1000);
+    status.textContent = `${status.dataset.base} · ${left > 0 ? `${text("evict")} ${left} s` : text("evicting")}`;
+  });
+}
+setInterval(tick, 250);
+
+// --- tokens --------------------------------------------------------------------------------
+
+const CLIENTS = new Set(["kubectl", "client", "dashboard"]);
+
+function place(component, object) {
+  if (CLIENTS.has(component)) return "kubectl";
+  if (component.endsWith("-controller") || component === "garbage-collector" || component === "controller-manager") return "controller-manager";
+  const [kind, node] = component.split("/");
+  if (kind === "kubelet" || kind === "runtime") {
+    const name = node || (object?.kind === "Node" ? object.name : "");
+    if (!name) return null;
+    return `${kind}/${lanes.has(name) ? name : "*"}`;
+  }
+  return ["apiserver", "etcd", "scheduler"].includes(component) ? component : null;
+}
+
+function pointAt(points, t) {
+  const lengths = points.slice(1).map((p, i) => Math.hypot(p[0] - points[i][0], p[1] - points[i][1]));
+  let left = t * lengths.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < lengths.length; i++) {
+    if (left <= lengths[i] || i === lengths.length - 1) {
+      const f = lengths[i] ? Math.min(1, left / lengths[i]) : 1;
+      return [points[i][0] + f * (points[i + 1][0] - points[i][0]), points[i][1] + f * (points[i + 1][1] - points[i][1])];
+    }
+    left -= lengths[i];
+  }
+  return points[points.length - 1];
+}
+
+function move(points, tag) {
+  return new Promise((resolve) => {
+    const tokens = svg.querySelector("#tokens");
+    tokens.querySelectorAll(".token.parked").forEach((t) => t.remove());
+    const token = el("g", { class: "token" }, tokens);
+    el("circle", { r: 24 }, token);
+    el("text", { "dominant-baseline": "central", "text-anchor": "middle" }, token).textContent = tag;
+    const began = performance.now();
+    const frame = (now) => {
+      const t = Math.min(1, (now - began) / MOVE_MS);
+      const eased = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+      const [x, y] = pointAt(points, eased);
+      token.setAttribute("transform", `translate(${x} ${y})`);
+      if (t < 1 && token.isConnected) requestAnimationFrame(frame);
+      else {
+        token.classList.add("parked");
+        resolve();
+      }
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+// Tokens on the same arrow wait for each other instead of stacking.
+function send(message, tag) {
+  const from = place(message.from, message.object);
+  const to = place(message.to, message.object);
+  const points = from && to ? edges.get(`${from}|${to}`) : null;
+  svg.querySelectorAll(".link.on").forEach((l) => l.classList.remove("on"));
+  if (!points) return Promise.resolve();
+  const key = [from, to].sort().join("|");
+  svg.querySelector(`[data-edge="${from}|${to}"], [data-edge="${to}|${from}"]`)?.classList.add("on");
+  const run = (queues.get(key) ?? Promise.resolve()).then(() => move(points, tag));
+  queues.set(key, run);
+  return run;
+}
+
+// --- the story -----------------------------------------------------------------------------
+
+function tagOf(beat, message) {
+  return beat.label.includes("–") ? `${message.step}a` : beat.label;
+}
+
+function subtitle(hop, what, why) {
+  const badge = document.getElementById("sub-hop");
+  badge.hidden = !hop;
+  badge.textContent = hop;
+  document.getElementById("sub-what").textContent = what;
+  document.getElementById("sub-why").textContent = why;
+}
+
+function showProgress() {
+  const beat = story.beats[view];
+  document.getElementById("hop-label").textContent = beat ? beat.label : "–";
+  document.getElementById("progress").textContent = `${beat ? beat.number : 0} / ${story.last}`;
+  document.getElementById("others").textContent = story.others ? `+${story.others} ${text("others")}` : "";
+  document.getElementById("back").disabled = view <= 0;
+  document.getElementById("open-scoring").disabled = !story.pod;
+  svg.querySelectorAll(".chip").forEach((c) => c.classList.toggle("followed", c.dataset.pod === story.pod));
+}
+
+let playing = Promise.resolve();
+
+function play(index) {
+  playing = playing.then(async () => {
+    view = index;
+    const beat = story.beats[index];
+    if (!beat) return;
+    showProgress();
+    // The verdicts and scores stay in the lanes while the binding travels (9-11), then make room again.
+    if (beat.number < 9 || beat.number > 11) clearScoring();
+    for (const message of beat.messages) {
+      const tag = tagOf(beat, message);
+      subtitle(tag, message.caption.what, message.caption.why);
+      await send(message, tag);
+    }
+    if (beat.label === "9") await showScoring(false);
+    if (beat.label !== "9" && beat.number <= 11 && !scoring) await showScoring(true);
+    if (story.skipped.length && beat.label === "12") {
+      document.getElementById("sub-why").textContent += ` (9–11 ${text("skipped")})`;
+    }
+  });
+  return playing;
+}
+
+function absorb(payload) {
+  const podChanged = payload.pod !== story.pod;
+  story = payload;
+  if (podChanged) played = Math.max(0, story.beats.length - 1);
+  for (let i = played; i < story.beats.length; i++) play(i);
+  played = story.beats.length;
+  showProgress();
+}
+
+async function next() {
+  if (scoring && !scoring.revealed && view === story.beats.findIndex((b) => b.label === "9")) {
+    await revealScores();
+    return;
+  }
+  if (view < story.beats.length - 1) {
+    play(view + 1);
+    return;
+  }
+  if (clock.live) return; // live: the story tells itself as it happens
+  const button = document.getElementById("next");
+  button.disabled = true;
+  try {
+    const before = story.beats.length;
+    const payload = await post(data.next);
+    absorb(payload);
+    if (story.beats.length === before) {
+      // The story is told as far as it goes: the script moves on instead.
+      const nextStep = document.getElementById("next-step");
+      if (nextStep && !nextStep.disabled) nextStep.click();
+      else subtitle("", text("nothing"), "");
+    }
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function back() {
+  if (view > 0) play(view - 1);
+}
+
+// --- hop 9 drawn in the lanes: verdicts, a pause to predict, then the scores and the winner ----
+
+function clearScoring() {
+  scoring = null;
+  svg.querySelectorAll(".lane .verdict").forEach((g) => g.replaceChildren());
+  svg.querySelectorAll(".lane").forEach((l) => l.classList.remove("winner", "loser"));
+}
+
+async function showScoring(revealed) {
+  const pod = story.pod;
+  const ns = story.beats[view]?.messages[0]?.object.namespace || "default";
+  const url = `${data.decisions}${ns}/schedulingdecisions?labelSelector=${encodeURIComponent(`clusterviz.io/pod=${pod}`)}`;
+  const listed = await (await fetch(url)).json();
+  const records = (listed.items || []).sort((a, b) => a.attempt - b.attempt);
+  if (!records.length) return;
+  scoring = { record: records[0], revealed: false };
+  drawScoring();
+  if (!scoring.record.selected) {
+    subtitle("9", text("nofit"), scoring.record.message || "");
+    return;
+  }
+  if (revealed) await revealScores(true);
+  else document.getElementById("sub-why").textContent = text("predict");
+}
+
+function verdictText(node) {
+  if (node.feasible) return `✓ ${text("fits")}`;
+  const failed = node.filters.find((f) => f.status !== "Success" && f.status !== "Skip" && f.status !== "");
+  return `✗ ${failed ? `${failed.plugin}: ${failed.reason}` : ""}`;
+}
+
+function drawScoring() {
+  if (!scoring) return;
+  for (const node of scoring.record.nodes || []) {
+    const lane = lanes.get(node.name);
+    if (!lane) continue;
+    const group = lane.group.querySelector(".verdict");
+    group.replaceChildren();
+    const y = lane.y + 46 + BOX_H + 6;
+    el("rect", { class: node.feasible ? "ok" : "bad", x: lane.x + 12, y, width: lane.w - 24, height: 40, rx: 8 }, group);
+    const t = el("text", { class: "verdict-text", x: lane.x + 24, y: y + 20, "dominant-baseline": "central" }, group);
+    t.textContent = verdictText(node);
+    const room = lane.w - 48;
+    let value = t.textContent;
+    while (t.getComputedTextLength() > room && value.length > 8) {
+      value = value.slice(0, -2);
+      t.textContent = `${value}…`;
+    }
+    el("title", {}, group).textContent = verdictText(node);
+    el("text", { class: "score", x: lane.x + lane.w - 24, y: y + 20, "dominant-baseline": "central", "text-anchor": "end" }, group);
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// Each score plugin adds its weighted points to every feasible lane's badge, one plugin at a time.
+async function revealScores(instant = false) {
+  if (!scoring) return;
+  scoring.revealed = true;
+  const nodes = (scoring.record.nodes || []).filter((n) => n.feasible && lanes.get(n.name));
+  const plugins = nodes[0]?.scores.map((s) => s.plugin) ?? [];
+  const totals = new Map(nodes.map((n) => [n.name, 0]));
+  for (const plugin of plugins) {
+    for (const node of nodes) {
+      const score = node.scores.find((s) => s.plugin === plugin);
+      totals.set(node.name, totals.get(node.name) + (score?.weighted ?? 0));
+      const badge = lanes.get(node.name).group.querySelector(".verdict .score");
+      if (badge) badge.textContent = `${text("total")} ${totals.get(node.name)}`;
+    }
+    if (!instant) {
+      document.getElementById("sub-why").textContent = `+ ${plugin}`;
+      await sleep(350);
+    }
+  }
+  markWinner();
+}
+
+function markWinner() {
+  const selected = scoring?.record.selected;
+  if (!selected) return;
+  for (const [name, lane] of lanes) {
+    lane.group.classList.toggle("winner", name === selected);
+    lane.group.classList.toggle("loser", name !== selected);
+  }
+  const lane = lanes.get(selected);
+  const badge = lane?.group.querySelector(".verdict .score");
+  if (badge && !badge.textContent.includes("★")) badge.textContent = `★ ${badge.textContent}`;
+  if (scoring && !scoring.revealed) scoring.revealed = true;
+}
+
+// --- the websocket and the controls ----------------------------------------------------------
+
+let refresh = null;
+
+function connect() {
+  const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${data.socket}`);
+  socket.addEventListener("message", (event) => {
+    const frame = JSON.parse(event.data);
+    if (frame.state) {
+      state = frame.state;
+      drawState();
+    }
+    if (frame.simulation) {
+      const { spec, status } = frame.simulation;
+      clock = { wall: Date.parse(status.wall), at: performance.now(), speed: spec.speed, live: spec.mode === "live" };
+      document.querySelectorAll(".modes button").forEach((b) => b.classList.toggle("on", b.dataset.mode === spec.mode));
+    }
+    if (frame.flows && clock.live) {
+      clearTimeout(refresh);
+      refresh = setTimeout(async () => absorb(await (await fetch(data.story)).json()), 250);
+    }
+  });
+  socket.addEventListener("close", () => setTimeout(connect, 1000));
+}
+
+document.getElementById("next").addEventListener("click", next);
+document.getElementById("back").addEventListener("click", back);
+document.querySelectorAll(".modes button").forEach((button) =>
+  button.addEventListener("click", () => post(data.mode, { mode: button.dataset.mode })),
+);
+svg.addEventListener("click", async (event) => {
+  const chip = event.target.closest(".chip");
+  if (!chip) return;
+  clearScoring();
+  absorb(await post(data.follow, { pod: chip.dataset.pod }));
+});
+
+const overlay = document.getElementById("overlay");
+document.getElementById("open-scoring").addEventListener("click", () => {
+  const ns = story.beats.at(-1)?.messages[0]?.object.namespace || "default";
+  htmx.ajax("GET", `${data.scoring}${ns}/${story.pod}`, { target: "#overlay-body", swap: "innerHTML" });
+  overlay.showModal();
+});
+
+document.addEventListener("keydown", (event) => {
+  if (overlay.open || event.target.closest?.("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (["ArrowRight", "PageDown", " "].includes(event.key)) next();
+  else if (["ArrowLeft", "PageUp"].includes(event.key)) back();
+  else return;
+  event.preventDefault();
+});
+
+new ResizeObserver(() => layout()).observe(svg);
+layout();
+connect();
+fetch(data.story).then((r) => r.json()).then((payload) => {
+  story = payload;
+  played = story.beats.length;
+  if (played) play(played - 1);
+  showProgress();
+});
