@@ -43,6 +43,11 @@ class Resource:
         return self.kind.lower()
 
     @property
+    def noun(self) -> str:
+        """What kubectl prints before an object's name: ``deployment.apps``, ``pod``."""
+        return f"{self.singular}.{self.group}" if self.group else self.singular
+
+    @property
     def list_kind(self) -> str:
         return f"{self.kind}List"
 

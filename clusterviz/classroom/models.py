@@ -26,7 +26,7 @@ class Classroom(models.Model):
     teacher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms")
     # Deleting the demo cluster leaves the class (and its sandboxes) in place.
     demo = models.OneToOneField(Cluster, null=True, on_delete=models.SET_NULL, related_name="demo_of")
-    preset = models.CharField(max_length=63, help_text="The scenario every sandbox starts from.")
+    preset = models.CharField(max_length=63, help_text="The lesson every sandbox starts from.")
     public = models.BooleanField(default=False, help_text="Anyone, signed in or not, may watch the demo cluster.")
     created = models.DateTimeField(auto_now_add=True)
 

@@ -7,7 +7,7 @@ import secrets
 from asgiref.sync import sync_to_async
 
 from clusterviz.api.bootstrap import create_cluster
-from clusterviz.sim import scenarios
+from clusterviz.lessons import BY_SLUG, Lesson, runner
 from clusterviz.store.models import Cluster
 
 from .identity import forget_ownership
@@ -16,9 +16,9 @@ from .models import Classroom, Sandbox
 SUFFIX_BYTES = 3  # six hex digits after the class slug: sandbox names are not guessable in a class of 100
 
 
-def scenario(key: str) -> scenarios.Scenario:
-    """The preset called ``key`` (KeyError when there is none)."""
-    return scenarios.BY_KEY[key]
+def lesson_of(slug: str) -> Lesson:
+    """The preset lesson called ``slug`` (KeyError when there is none)."""
+    return BY_SLUG[slug]
 
 
 async def _new_cluster(prefix: str) -> Cluster:
@@ -30,13 +30,13 @@ async def _new_cluster(prefix: str) -> Cluster:
 
 async def create_classroom(slug: str, title: str, teacher: object, preset: str, public: bool = False) -> Classroom:
     """A class with a fresh demo cluster of the teacher's, loaded with ``preset``."""
-    lesson = scenario(preset)
+    lesson = lesson_of(preset)
     demo = await _new_cluster(slug)
     classroom = await Classroom.objects.acreate(
         slug=slug, title=title, teacher=teacher, demo=demo, preset=preset, public=public
     )
     forget_ownership(demo.name)
-    await scenarios.load(demo.name, lesson)
+    await runner.load(demo.name, lesson)
     return classroom
 
 
@@ -45,16 +45,16 @@ async def create_sandbox(classroom: Classroom, student: str) -> Sandbox:
     cluster = await _new_cluster(classroom.slug)
     sandbox = await Sandbox.objects.acreate(classroom=classroom, cluster=cluster, student=student)
     forget_ownership(cluster.name)
-    await scenarios.load(cluster.name, scenario(classroom.preset))
+    await runner.load(cluster.name, lesson_of(classroom.preset))
     return sandbox
 
 
 async def push_preset(classroom: Classroom, preset: str) -> int:
     """Reset every sandbox of the class to ``preset`` and make it the class's preset; returns how many."""
-    lesson = scenario(preset)
+    lesson = lesson_of(preset)
     classroom.preset = preset
     await sync_to_async(classroom.save)(update_fields=["preset"])
     names = [name async for name in Sandbox.objects.filter(classroom=classroom).values_list("cluster__name", flat=True)]
     for name in names:
-        await scenarios.load(name, lesson)
+        await runner.load(name, lesson)
     return len(names)

@@ -23,7 +23,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clusterviz.api.client import Client
-from clusterviz.sim import scenarios
+from clusterviz.lessons import BY_SLUG, LESSONS
 from clusterviz.sim.models import FlowMessage
 from clusterviz.web.cluster_view import pod_status
 
@@ -57,7 +57,7 @@ async def classes(request: HttpRequest) -> HttpResponse:
         preset = request.POST.get("preset", "")
         if not title or not slug:
             error = _("A class needs a title.")
-        elif preset not in scenarios.BY_KEY:
+        elif preset not in BY_SLUG:
             error = _("Choose a preset.")
         elif await Classroom.objects.filter(slug=slug).aexists():
             error = _("A class with this short name exists already.")
@@ -65,7 +65,7 @@ async def classes(request: HttpRequest) -> HttpResponse:
             classroom = await create_classroom(slug, title, teacher, preset, public=bool(request.POST.get("public")))
             return HttpResponseRedirect(reverse("classroom", args=[classroom.slug]))
     mine = [c async for c in Classroom.objects.filter(teacher=teacher).select_related("demo")]
-    return render(request, "classroom/classes.html", {"classes": mine, "presets": scenarios.SCENARIOS, "error": error})
+    return render(request, "classroom/classes.html", {"classes": mine, "presets": LESSONS, "error": error})
 
 
 async def _mini_map(cluster: str) -> dict[str, Any]:
@@ -102,7 +102,7 @@ async def classroom(request: HttpRequest, slug: str) -> HttpResponse:
     message = ""
     if request.method == "POST":
         preset = request.POST.get("preset", "")
-        if preset in scenarios.BY_KEY:
+        if preset in BY_SLUG:
             count = await push_preset(found, preset)
             message = _("Preset loaded into %(count)d sandboxes.") % {"count": count}
         else:
@@ -110,7 +110,7 @@ async def classroom(request: HttpRequest, slug: str) -> HttpResponse:
     sandboxes = [s async for s in Sandbox.objects.filter(classroom=found).select_related("cluster")]
     grid = [{"sandbox": s, "map": await _mini_map(s.cluster.name)} for s in sandboxes]
     join = request.build_absolute_uri(reverse("join", args=[found.slug]))
-    context = {"classroom": found, "grid": grid, "join": join, "presets": scenarios.SCENARIOS, "message": message}
+    context = {"classroom": found, "grid": grid, "join": join, "presets": LESSONS, "message": message}
     if request.headers.get("HX-Request"):
         return render(request, "classroom/classroom.html#grid", context)
     return render(request, "classroom/classroom.html", context)

@@ -70,6 +70,11 @@ async def forward(req: Any) -> Any:
     return await remote.forward(req, _holder)
 
 
+async def runs_elsewhere(cluster: str) -> bool:
+    """Whether another process runs ``cluster``'s engine (holds its live lease)."""
+    return await in_thread(lease.held_elsewhere)(cluster, _holder)
+
+
 def running_clusters() -> list[str]:
     """Clusters whose engines run in this process."""
     return list(_running)

@@ -14,7 +14,9 @@ from clusterviz.api import errors
 from clusterviz.api.bootstrap import cluster_summaries, create_cluster
 from clusterviz.apimachinery.names import is_dns1123_label
 from clusterviz.classroom.identity import readable_clusters
-from clusterviz.sim import registry, scenarios
+from clusterviz.lessons import runner as lessons
+from clusterviz.lessons.script import DEFAULT_NODES
+from clusterviz.sim import registry
 
 from .export import import_cluster, uploaded_text
 
@@ -86,13 +88,13 @@ async def _create_from_file(request: HttpRequest, name: str, upload: Any) -> Htt
 async def reset(request: HttpRequest, cluster: str) -> HttpResponse:
     """Remove every workload and node, then register the demo's three nodes again."""
     try:
-        await scenarios.reset(cluster)
+        await lessons.reset(cluster)
     except errors.StatusError as exc:
         return await clusters_panel(request, error=exc.message)
     return await clusters_panel(
         request,
         done=_('cluster "%(name)s" reset to %(nodes)d nodes')
-        % {"name": cluster, "nodes": len(scenarios.DEFAULT_NODES)},
+        % {"name": cluster, "nodes": len(DEFAULT_NODES)},
     )
 
 

@@ -13,7 +13,7 @@ import yaml
 from django.utils.translation import gettext as _
 
 from clusterviz.api.client import Client
-from clusterviz.sim import scenarios
+from clusterviz.lessons import runner as lessons
 
 from .yaml_form import Outcome, run
 
@@ -113,7 +113,7 @@ async def import_cluster(cluster: str, text: str) -> list[Outcome]:
     if not all(o.ok for o in checked):
         await client.patch("simulations", "default", {"spec": {"mode": mode}})
         return [o for o in checked if not o.ok]
-    await scenarios.reset(cluster, nodes=())
+    await lessons.reset(cluster, nodes=())
     outcomes = await run(cluster, "apply", text)
     if not any(o.ok and o.text.startswith("simulation.clusterviz.io/") for o in outcomes):
         await client.patch("simulations", "default", {"spec": {"mode": mode}})

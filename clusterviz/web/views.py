@@ -15,7 +15,7 @@ from clusterviz.api import errors
 from clusterviz.api.bootstrap import cluster_summaries
 from clusterviz.api.client import Client
 from clusterviz.classroom.identity import readable_clusters
-from clusterviz.sim import scenarios
+from clusterviz.lessons import BY_SLUG, LESSONS, runner
 
 from . import yaml_form
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
@@ -59,7 +59,7 @@ async def cluster_context(cluster: str) -> dict[str, Any]:
         "simulation": simulation,
         "modes": MODES,
         "messages": list(reversed(trace)),
-        "presets": [(s.key, s.title_zh if _chinese() else s.title) for s in scenarios.SCENARIOS],
+        "presets": [(lesson.slug, lesson.title_zh if _chinese() else lesson.title) for lesson in LESSONS],
     }
 
 
@@ -103,14 +103,22 @@ def _chinese() -> bool:
 
 @require_POST
 async def load_preset(request: HttpRequest, cluster: str) -> HttpResponse:
-    """One click: reset the cluster to a classroom scenario, load its manifest, switch to step mode."""
-    scenario = scenarios.BY_KEY.get(request.POST.get("preset", ""))
-    if scenario is None:
+    """One click: reset the cluster to a lesson's start, load its manifest, switch to step mode."""
+    lesson = BY_SLUG.get(request.POST.get("preset", ""))
+    if lesson is None:
         return render(request, "web/flash.html", {"error": "choose a preset"})
-    await scenarios.load(cluster, scenario)
-    title, watch = (scenario.title_zh, scenario.watch_zh) if _chinese() else (scenario.title, scenario.watch)
-    response = render(request, "web/preset.html", {"title": title, "watch": watch})
-    response["HX-Trigger"] = json.dumps({"loadPreset": {"yaml": scenario.manifest}})
+    await runner.load(cluster, lesson)
+    chinese = _chinese()
+    steps = [
+        {
+            "text": step.text_zh if chinese else step.text,
+            "question": step.question_zh if chinese else step.question,
+            "kubectl": step.action.kubectl() if step.action else "",
+        }
+        for step in lesson.steps
+    ]
+    response = render(request, "web/preset.html", {"title": lesson.title_zh if chinese else lesson.title, "steps": steps})
+    response["HX-Trigger"] = json.dumps({"loadPreset": {"yaml": lesson.manifest}})
     return response
 
 

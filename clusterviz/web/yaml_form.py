@@ -103,7 +103,7 @@ async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, 
         meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
         name = str(meta.get("name") or "")
         namespace = str(meta.get("namespace") or ("default" if resource.namespaced else ""))
-        noun = f"{resource.kind.lower()}{'.' + resource.group if resource.group else ''}/{name}"
+        noun = f"{resource.noun}/{name}"
         if action == "create":
             await client.create(obj, namespace)
             return Outcome(True, f"{noun} created")

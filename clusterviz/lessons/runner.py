@@ -1,0 +1,235 @@
+"""Putting a lesson's cluster in place, and doing its actions as kubectl would.
+
+``load`` resets the cluster to the lesson's start (its nodes, fillers and timings)
+without hops of its own, waits until the components have caught up, clears the
+Events and leaves the simulation in step mode. ``run`` performs one action with
+the client name ``kubectl``, so it is hop 1 on the bus and, in step mode, waits
+for its hops like a real ``kubectl`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import translation
+
+from clusterviz.api import codec, errors, resources
+from clusterviz.api.bootstrap import node_object
+from clusterviz.api.client import Client, resource_for
+from clusterviz.kubelet import images
+from clusterviz.sim import registry
+from clusterviz.sim.context import SimSettings
+from clusterviz.sim.resources import TIMINGS
+from clusterviz.web.actions import InputError, node_patch
+
+from .script import DEFAULT_NODES, Action, Lesson, NodeSpec
+
+KUBECTL = "kubectl"
+NAMESPACE = "default"
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+# What a reset removes (in every namespace); the API server's own Service "kubernetes" stays.
+WORKLOADS = ("deployments", "replicasets", "replicationcontrollers", "services", "endpoints", "configmaps",
+             "pods", "events", "schedulingdecisions")
+# The node actions of a script, as the page's node actions name them.
+NODE_ACTIONS = {"label": "label", "unlabel": "unlabel", "taint": "taint", "untaint": "untaint",
+                "cordon": "cordon", "uncordon": "uncordon", "stop-kubelet": "stop", "start-kubelet": "start"}
+# When another process runs the engine, quiet is seen through the simulations API: polled in wall-clock time.
+SETTLE_POLL_SECONDS = 0.5
+SETTLE_POLLS = 60
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What kubectl would have printed for an action, and whether it succeeded."""
+
+    ok: bool
+    message: str
+    kubectl: str
+
+
+def lesson_timings(lesson: Lesson) -> dict[str, float]:
+    """Every timing field of ``simulations/default``: the lesson's own, the defaults for the rest."""
+    defaults = SimSettings()
+    timings = {name: float(getattr(defaults, attr)) for name, attr in TIMINGS.items() if name != "seed"}
+    return {**timings, **lesson.timings}
+
+
+def node_body(spec: NodeSpec, index: int) -> dict[str, Any]:
+    """The Node a lesson's node registers as, with the images already on its disk in ``status.images``."""
+    body = node_object(spec.name, index, spec.cpu, spec.memory, labels=dict(spec.labels))
+    if spec.taints:
+        body["spec"]["taints"] = [dict(t) for t in spec.taints]
+    # The names a kubelet reports for a pulled image: by digest, fully qualified, and as the Pod spelled it.
+    body["status"]["images"] = [
+        {"names": [images.image_id(ref), images.parse(ref).qualified, images.normalized_name(ref)],
+         "sizeBytes": images.size_bytes(ref)}
+        for ref in spec.images
+    ]
+    return body
+
+
+async def settle(cluster: str) -> None:
+    """Wait until the cluster's components have caught up with every write and nothing is left to deliver."""
+    running = await registry.ensure(cluster)
+    if running is not None:
+        # Writes made without hops reach the components through the gate's tailer; hand them over now.
+        async with running.engine.activity():
+            await running.gate.catch_up()
+        await running.engine.until_settled()
+        return
+    if not await registry.runs_elsewhere(cluster):
+        return  # no engine anywhere: nothing reacts, so there is nothing to wait for
+    client = Client(cluster, "dashboard", simulated=False)
+    last = -1
+    for _ in range(SETTLE_POLLS):
+        status = (await client.get("simulations", "default"))["status"]
+        if status["lastSeq"] == last and not status["pending"]:
+            return
+        last = status["lastSeq"]
+        await asyncio.sleep(SETTLE_POLL_SECONDS)  # wall-clock: another process's engine saves its trace
+
+
+async def _delete_all(client: Client, plural: str) -> None:
+    for item in (await client.list(plural))["items"]:
+        meta = item["metadata"]
+        if plural in ("services", "endpoints") and (meta.get("namespace"), meta["name"]) == ("default", "kubernetes"):
+            continue
+        try:
+            await client.delete(plural, meta["name"], meta.get("namespace", ""), {"gracePeriodSeconds": 0})
+        except errors.StatusError as exc:
+            if exc.code != 404:
+                raise
+
+
+async def _replace(cluster: str, nodes: tuple[NodeSpec, ...], fillers: tuple[Mapping[str, Any], ...]) -> None:
+    """Remove every workload and node, then register ``nodes`` and create ``fillers`` (fast-forward)."""
+    client = Client(cluster, "dashboard", simulated=False)
+    for plural in WORKLOADS:
+        await _delete_all(client, plural)
+    await _delete_all(client, "nodes")
+    # The kubelets go with their nodes before new ones register, so no image cache outlives its node.
+    await settle(cluster)
+    for index, spec in enumerate(nodes, start=1):
+        await client.create(node_body(spec, index))
+    for filler in fillers:
+        await client.create(dict(filler))
+    await settle(cluster)
+
+
+async def reset(cluster: str, nodes: tuple[NodeSpec, ...] = DEFAULT_NODES,
+                fillers: tuple[Mapping[str, Any], ...] = ()) -> None:
+    """Remove every workload and node of ``cluster`` and register ``nodes`` afresh; the mode is kept."""
+    client = Client(cluster, "dashboard", simulated=False)
+    mode = (await client.get("simulations", "default"))["spec"]["mode"]
+    # Fast-forward so that the components catch up with the deletions at once.
+    await client.patch("simulations", "default", {"spec": {"mode": "fast-forward"}})
+    await _replace(cluster, nodes, fillers)
+    await client.patch("simulations", "default", {"spec": {"mode": mode}})
+
+
+async def load(cluster: str, lesson: Lesson) -> int:
+    """Reset the cluster to the lesson's start (nodes, fillers, timings), wait until the components have
+    caught up (fast-forward until quiet), clear the previous lesson's Events, leave the simulation in step
+    mode, and return the trace's lastSeq at that moment: the lesson's story starts after it (the reset is
+    not part of the story).
+
+    It does NOT apply the manifest: the first step's "apply" action does, so the class sees hops 1-3.
+    """
+    client = Client(cluster, "dashboard", simulated=False)
+    await client.patch("simulations", "default", {"spec": {"mode": "fast-forward", **lesson_timings(lesson)}})
+    # Whatever the previous lesson left on its way (a write waiting for its steps) finishes first.
+    await settle(cluster)
+    await _replace(cluster, lesson.nodes, lesson.fillers)
+    await _delete_all(client, "events")
+    await settle(cluster)
+    simulation = await client.patch("simulations", "default", {"spec": {"mode": "step"}})
+    return int(simulation["status"]["lastSeq"])
+
+
+async def run(cluster: str, action: Action, manifest: str = "") -> Outcome:
+    """Do the action through the API client as kubectl would (client name "kubectl", so it is hop 1 on the
+    bus; in step mode this awaits until its hops are stepped — callers run it as a background task).
+
+    The Outcome's message is kubectl's own wording ('deployment.apps/myapp created', 'node/node02 labeled')
+    or the API's error as kubectl prints it.
+    """
+    command = action.kubectl()
+    client = Client(cluster, KUBECTL)
+    try:
+        # kubectl speaks English whatever the page's language.
+        with translation.override("en"):
+            message = await _perform(client, action, manifest)
+    except errors.StatusError as exc:
+        return Outcome(False, f"Error from server ({exc.reason}): {exc.message}", command)
+    except InputError as exc:
+        return Outcome(False, f"error: {exc}", command)
+    return Outcome(True, message, command)
+
+
+async def _perform(client: Client, action: Action, manifest: str) -> str:
+    if action.kind == "apply":
+        return await _apply(client, manifest)
+    if action.kind in NODE_ACTIONS:
+        node = await client.get("nodes", action.node)
+        overwrite = action.kind in ("stop-kubelet", "start-kubelet")
+        patch, done = node_patch(node, NODE_ACTIONS[action.kind], action.value, overwrite)
+        await client.patch("nodes", action.node, patch)
+        # kubectl annotate says so, whatever the annotation means to clusterviz.
+        return f"node/{action.node} annotated" if overwrite else done
+    if action.kind == "delete-pod":
+        name = action.target.removeprefix("pod/")
+        await client.delete("pods", name, NAMESPACE)
+        return f'pod "{name}" deleted'
+    resource, name = _workload(action.target)
+    if action.kind == "scale":
+        try:
+            replicas = int(action.value)
+        except ValueError:
+            raise InputError(f'invalid argument "{action.value}" for "--replicas" flag') from None
+        await client.patch(resource.key, name, {"spec": {"replicas": replicas}}, NAMESPACE, sub="scale")
+        return f"{resource.noun}/{name} scaled"
+    if action.kind == "set-image":
+        container, _sep, image = action.value.partition("=")
+        workload = await client.get(resource.key, name, NAMESPACE)
+        if container not in {c.get("name") for c in workload["spec"]["template"]["spec"]["containers"]}:
+            raise InputError(f'unable to find container named "{container}"')
+        # A strategic merge patch keyed by container name, what kubectl set image sends.
+        patch = {"spec": {"template": {"spec": {"containers": [{"name": container, "image": image}]}}}}
+        await client.patch(resource.key, name, patch, NAMESPACE, patch_type="strategic")
+        return f"{resource.noun}/{name} image updated"
+    raise InputError(f"unknown action {action.kind}")
+
+
+def _workload(target: str) -> tuple[resources.Resource, str]:
+    """``deployment/myapp`` or ``rc/mysql`` as kubectl resolves the type: plural, singular or short name."""
+    type_name, _sep, name = target.partition("/")
+    for resource in resources.RESOURCES:
+        if type_name in (resource.plural, resource.singular, *resource.short_names):
+            return resource, name
+    raise InputError(f'the server doesn\'t have a resource type "{type_name}"')
+
+
+async def _apply(client: Client, manifest: str) -> str:
+    """``kubectl apply -f``: create what is missing (recording the last applied configuration), patch the rest."""
+    lines = []
+    for doc in codec.parse_yaml(manifest, multi=True):
+        resource = resource_for(doc)
+        meta = doc.get("metadata") or {}
+        name = meta.get("name", "")
+        namespace = meta.get("namespace") or (NAMESPACE if resource.namespaced else "")
+        applied = json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n"
+        body = {**doc, "metadata": {**meta, "annotations": {**(meta.get("annotations") or {}), LAST_APPLIED: applied}}}
+        existing = await client.get_or_none(resource.key, name, namespace)
+        if existing is None:
+            await client.create(body, namespace)
+            lines.append(f"{resource.noun}/{name} created")
+        elif ((existing["metadata"].get("annotations") or {}).get(LAST_APPLIED)) == applied:
+            lines.append(f"{resource.noun}/{name} unchanged")
+        else:
+            await client.patch(resource.key, name, body, namespace, patch_type="strategic")
+            lines.append(f"{resource.noun}/{name} configured")
+    return "\n".join(lines)
