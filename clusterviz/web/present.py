@@ -25,15 +25,17 @@ from clusterviz.lessons import runner
 from clusterviz.lessons.script import Lesson
 
 from . import story
-from .captions import caption
+from .captions import CLIENTS, caption
 from .models import Presentation
 
 log = logging.getLogger(__name__)
 
 # Next delivers at most this many messages looking for the followed Pod's next beat.
 NEXT_LIMIT = 3000
-# Background writes started by the script's buttons, per cluster (kept so they are not collected mid-way).
-_ACTIONS: dict[str, set[asyncio.Task[Any]]] = {}
+# Writes started by the script's buttons, by number: kept until their outcome has been shown (a write
+# held in step mode finishes only after Next has delivered its hops).
+_ACTIONS: dict[int, tuple[asyncio.Task[Any], str]] = {}
+_KEPT = 200
 
 
 def _chinese() -> bool:
@@ -192,26 +194,55 @@ async def story_json(request: HttpRequest, cluster: str) -> JsonResponse:
     return JsonResponse(story_payload(told, messages, await _pinned(client, told.pod, messages)))
 
 
+def _worth_a_stop(message: dict[str, Any], told: story.Story) -> bool:
+    """Besides the story's own beats, Next stops where a client's write starts (a button's label, scale ...),
+    and, once the story is told, at every numbered hop: the lesson goes on hop by hop."""
+    if told.progress >= story.LAST_HOP:
+        return message.get("step") is not None
+    return message.get("step") == 1 and message.get("from") in CLIENTS
+
+
+async def _deliver(client: Client, until_timer: bool = False) -> dict[str, Any] | None:
+    """One message (or, with ``until_timer``, the clock moved on to the next timer); None when nothing is due."""
+    query = {"untilTimer": "true"} if until_timer else {}
+    response = await client.request("POST", "/apis/clusterviz.io/v1/simulations/default/step", query=query, payload={})
+    if response.body.get("kind") != "FlowMessage":
+        return None
+    return {k: v for k, v in response.body.items() if k not in ("apiVersion", "kind", "metadata")}
+
+
 @require_POST
 async def next_beat(request: HttpRequest, cluster: str) -> JsonResponse:
-    """Deliver messages until the followed Pod's story has one more complete beat (or nothing is left)."""
+    """Deliver messages until the followed Pod's story has one more complete beat, or another hop worth a stop.
+
+    When nothing is waiting on the bus but a timer is due (an image pull, a node's grace period), the clock
+    moves on to it, so Next always takes the lesson forward.
+    """
     client = Client(cluster, "dashboard")
     presentation = await _presentation(cluster)
     messages = await _trace(client, presentation.start_seq)
     told = _story(presentation, messages)
     before = len(told.done)
-    delivered = 0
+    delivered, stop = 0, None
     while delivered < NEXT_LIMIT:
-        response = await client.request("POST", "/apis/clusterviz.io/v1/simulations/default/step", payload={})
-        if response.body.get("kind") != "FlowMessage":
-            break  # nothing is waiting: the story is told as far as it goes
+        message = await _deliver(client)
+        if message is None and delivered == 0:
+            message = await _deliver(client, until_timer=True)
+        if message is None:
+            break
         delivered += 1
-        messages.append({k: v for k, v in response.body.items() if k not in ("apiVersion", "kind", "metadata")})
+        messages.append(message)
+        was_told = told
         told = _story(presentation, messages)
         if len(told.done) > before:
             break
+        if _worth_a_stop(message, was_told):
+            stop = message
+            break
     payload = story_payload(told, messages, await _pinned(client, told.pod, messages))
     payload["delivered"] = delivered
+    if stop is not None:
+        payload["stop"] = {**stop, "caption": caption(stop)}
     return JsonResponse(payload)
 
 
@@ -263,12 +294,29 @@ async def run_action(request: HttpRequest, cluster: str) -> HttpResponse:
     action = step.action
     simulation = await _simulation(Client(cluster, "dashboard"))
     task = asyncio.ensure_future(runner.run(cluster, action, lesson.manifest))
-    tasks = _ACTIONS.setdefault(cluster, set())
-    tasks.add(task)
-    task.add_done_callback(tasks.discard)
+    number = max(_ACTIONS, default=0) + 1
+    _ACTIONS[number] = (task, action.kubectl())
+    for old in sorted(_ACTIONS)[:-_KEPT]:
+        del _ACTIONS[old]
     # A write in step mode is hop 1 waiting for Next; elsewhere it finishes within a few simulated hops.
     try:
-        outcome = await asyncio.wait_for(asyncio.shield(task), 0.5 if simulation["spec"]["mode"] == "step" else 5)
+        await asyncio.wait_for(asyncio.shield(task), 0.5 if simulation["spec"]["mode"] == "step" else 5)
     except TimeoutError:
-        outcome = None
-    return render(request, "web/present.html#outcome", {"kubectl": action.kubectl(), "outcome": outcome})
+        pass
+    return _outcome(request, cluster, number)
+
+
+def _outcome(request: HttpRequest, cluster: str, number: int) -> HttpResponse:
+    task, kubectl = _ACTIONS[number]
+    outcome = task.result() if task.done() and not task.cancelled() and task.exception() is None else None
+    failed = task.done() and (task.cancelled() or task.exception() is not None)
+    context = {"kubectl": kubectl, "outcome": outcome, "error": "the action failed" if failed else "",
+               "poll": "" if task.done() else reverse("present-outcome", args=[cluster, number])}
+    return render(request, "web/present.html#outcome", context)
+
+
+async def action_outcome(request: HttpRequest, cluster: str, number: int) -> HttpResponse:
+    """How a script button's write ended (polled while it waits on the bus)."""
+    if number not in _ACTIONS:
+        raise Http404("no such action")
+    return _outcome(request, cluster, number)

@@ -6,7 +6,8 @@ const NS = "http://www.w3.org/2000/svg";
 const root = document.getElementById("present");
 const svg = document.getElementById("map");
 const data = root.dataset;
-const MOVE_MS = 700;
+// ?anim=0 draws every hop at once (for rehearsing a lesson quickly, and for tests).
+const MOVE_MS = new URLSearchParams(location.search).get("anim") === "0" ? 0 : 700;
 const MAX_LANES = 4;
 const BOX_H = 64;
 const CHIP_H = 36;
@@ -278,7 +279,7 @@ function move(points, tag) {
     el("text", { "dominant-baseline": "central", "text-anchor": "middle" }, token).textContent = tag;
     const began = performance.now();
     const frame = (now) => {
-      const t = Math.min(1, (now - began) / MOVE_MS);
+      const t = MOVE_MS ? Math.min(1, (now - began) / MOVE_MS) : 1;
       const eased = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
       const [x, y] = pointAt(points, eased);
       token.setAttribute("transform", `translate(${x} ${y})`);
@@ -331,9 +332,21 @@ function showProgress() {
 }
 
 let playing = Promise.resolve();
+let queued = 0;
+
+// Animations run one after the other; data-playing says whether any is still running.
+function later(fn) {
+  queued += 1;
+  root.dataset.playing = "true";
+  playing = playing.then(fn).catch(console.error).finally(() => {
+    queued -= 1;
+    if (!queued) root.dataset.playing = "false";
+  });
+  return playing;
+}
 
 function play(index) {
-  playing = playing.then(async () => {
+  return later(async () => {
     view = index;
     const beat = story.beats[index];
     if (!beat) return;
@@ -351,7 +364,6 @@ function play(index) {
       document.getElementById("sub-why").textContent += ` (9–11 ${text("skipped")})`;
     }
   });
-  return playing;
 }
 
 function absorb(payload) {
@@ -364,8 +376,9 @@ function absorb(payload) {
 }
 
 async function next() {
+  if (root.dataset.busy === "true") return;
   if (scoring && !scoring.revealed && view === story.beats.findIndex((b) => b.label === "9")) {
-    await revealScores();
+    later(() => revealScores());
     return;
   }
   if (view < story.beats.length - 1) {
@@ -373,20 +386,26 @@ async function next() {
     return;
   }
   if (clock.live) return; // live: the story tells itself as it happens
-  const button = document.getElementById("next");
-  button.disabled = true;
+  root.dataset.busy = "true";
   try {
     const before = story.beats.length;
     const payload = await post(data.next);
     absorb(payload);
-    if (story.beats.length === before) {
+    if (payload.stop) {
+      // A hop outside the story (a button's write, the lesson going on): shown, not added to the story.
+      const tag = payload.stop.step ? String(payload.stop.step) : "";
+      later(async () => {
+        subtitle(tag, payload.stop.caption.what, payload.stop.caption.why);
+        await send(payload.stop, tag || "•");
+      });
+    } else if (story.beats.length === before) {
       // The story is told as far as it goes: the script moves on instead.
       const nextStep = document.getElementById("next-step");
       if (nextStep && !nextStep.disabled) nextStep.click();
       else subtitle("", text("nothing"), "");
     }
   } finally {
-    button.disabled = false;
+    root.dataset.busy = "false";
   }
 }
 
@@ -467,7 +486,7 @@ async function revealScores(instant = false) {
     }
     if (!instant) {
       document.getElementById("sub-why").textContent = `+ ${plugin}`;
-      await sleep(350);
+      await sleep(MOVE_MS / 2);
     }
   }
   markWinner();

@@ -1,0 +1,186 @@
+"""The presenter view in a real headless Chromium: lessons a class can follow from the back of the room."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clusterviz import lessons
+from tests.livesim import LiveServer
+from tests.web.test_browser import CHROMIUM, FLAGS
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+
+# The smallest text of every visible element, HTML or SVG, in CSS pixels as rendered on the screen.
+SMALLEST_FONT = """() => {
+  let smallest = Infinity, where = "";
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !el || el.closest("dialog:not([open]), title, script, style, option")) continue;
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    const svg = el.closest("svg");
+    if (svg) size *= svg.getScreenCTM().a;
+    if (size < smallest) { smallest = size; where = node.textContent.trim().slice(0, 40); }
+  }
+  return [smallest, where];
+}"""
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def _page(browser, width: int = 1920, height: int = 1080):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.problems = []
+    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page.on("requestfailed", lambda r: page.problems.append(f"failed {r.url}"))
+    return page
+
+
+def _cluster(live: LiveServer, name: str) -> str:
+    result = live.manage("createcluster", name, "--nodes", "3")
+    assert result.returncode == 0 or "exists" in (result.stdout + result.stderr), result.stderr
+    return name
+
+
+def _settled(page) -> None:
+    page.wait_for_function(
+        "document.getElementById('present').dataset.busy !== 'true' && "
+        "document.getElementById('present').dataset.playing !== 'true'",
+        timeout=30_000,
+    )
+
+
+def _next(page) -> tuple[str, str]:
+    page.click("#next")
+    page.wait_for_timeout(50)
+    _settled(page)
+    return page.inner_text("#hop-label"), page.inner_text("#progress")
+
+
+def _open(page, live: LiveServer, cluster: str, lesson: str) -> None:
+    page.goto(f"{live.url}/c/{cluster}/present/?lesson={lesson}&anim=0")
+    page.wait_for_selector("#map .lane")
+    page.wait_for_function("document.querySelector('.modes button.on')")
+
+
+def _api(live: LiveServer, cluster: str, path: str) -> dict:
+    with urllib.request.urlopen(f"{live.cluster_url(cluster)}{path}") as response:
+        return json.loads(response.read())
+
+
+def test_creation_flow_tells_one_pod_1_to_13_once_each_within_16_presses(browser, live: LiveServer):
+    cluster = _cluster(live, "present-flow")
+    page = _page(browser)
+    _open(page, live, cluster, "creation-flow")
+    page.click("form.action button")
+    page.wait_for_selector("#outcome .queued, #outcome .ok")
+    seen: list[str] = []
+    for _press in range(16):
+        label, progress = _next(page)
+        if not seen or seen[-1] != label:
+            seen.append(label)
+        if progress == "13 / 13":
+            break
+    assert page.inner_text("#progress") == "13 / 13"
+    numbers = [int(label) for label in seen if label.isdigit()]
+    assert numbers == list(range(1, 14)), seen
+    assert "6a–8a" in seen and seen.index("6a–8a") == seen.index("5") + 1
+    # The followed Pod is Running on the node the scheduler chose, and its chip is marked.
+    followed = page.get_attribute("#map .chip.followed", "data-pod")
+    assert followed and followed.startswith("myapp-")
+    # Back shows the earlier hops again from the trace, down to the scheduler's hop 9.
+    for _press in range(6):
+        page.click("#back")
+        _settled(page)
+        if page.inner_text("#hop-label") == "9":
+            break
+    assert page.inner_text("#hop-label") == "9"
+    assert page.locator("#map .lane .verdict rect").count() == 3
+    assert page.problems == []
+
+
+def test_the_presenter_view_is_readable_from_the_back_of_the_room(browser, live: LiveServer):
+    cluster = _cluster(live, "present-fonts")
+    page = _page(browser)
+    _open(page, live, cluster, "creation-flow")
+    page.click("form.action button")
+    for _press in range(11):
+        _next(page)  # to hop 9 and its scores, the busiest picture
+    smallest, where = page.evaluate(SMALLEST_FONT)
+    assert smallest >= 20, f"{smallest}px: {where!r}"
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # The map takes at least three quarters of the width.
+    width = page.evaluate("document.getElementById('map').getBoundingClientRect().width")
+    assert width >= 0.75 * 1920 - 20
+    small = _page(browser, 1280, 720)
+    _open(small, live, cluster, "creation-flow")
+    assert small.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert small.evaluate("document.getElementById('map').getBoundingClientRect().width") >= 0.75 * 1280 - 20
+    assert page.problems == [] and small.problems == []
+
+
+def test_the_loaded_lesson_and_its_step_survive_a_reload(browser, live: LiveServer):
+    cluster = _cluster(live, "present-reload")
+    page = _page(browser)
+    _open(page, live, cluster, "node-selector")
+    page.click("#next-step")
+    page.wait_for_selector("#script[data-step='1']")
+    page.goto(f"{live.url}/c/{cluster}/present/")
+    page.wait_for_selector("#script[data-step='1']")
+    assert page.input_value("#lesson-select") == "node-selector"
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lesson", [lesson.slug for lesson in lessons.LESSONS])
+def test_every_lesson_runs_to_its_end_through_its_buttons_and_next(browser, live: LiveServer, lesson: str,
+                                                                  tmp_path: Path):
+    cluster = _cluster(live, f"run-{lesson}")
+    page = _page(browser)
+    _open(page, live, cluster, lesson)
+    script = lessons.BY_SLUG[lesson]
+    start = _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["lastSeq"]
+    for index, step in enumerate(script.steps):
+        page.wait_for_selector(f"#script[data-step='{index}']")
+        outcome = ""
+        if step.action is not None:
+            page.click("form.action button")
+            page.wait_for_selector("#outcome .outcome")
+        for _press in range(40 if step.action else 3):
+            if page.locator("#outcome .ok, #outcome .bad").count():
+                outcome = page.inner_text("#outcome")
+                break
+            before = _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["lastSeq"]
+            _next(page)
+            if page.locator(f"#script[data-step='{index + 1}']").count():
+                break  # nothing was left for this step: Next moved the script on
+            after = _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["lastSeq"]
+            if after == before:
+                break
+        if step.action is not None and not outcome:
+            page.wait_for_selector("#outcome .ok, #outcome .bad", timeout=30_000)
+            outcome = page.inner_text("#outcome")
+        assert step.action is None or "$ kubectl" in outcome, outcome
+        assert page.locator("#outcome .bad").count() == 0, outcome
+        page.screenshot(path=str(tmp_path / f"{lesson}-{index + 1}.png"))
+        if index + 1 < len(script.steps) and not page.locator(f"#script[data-step='{index + 1}']").count():
+            page.click("#next-step")
+    assert _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["lastSeq"] > start
+    assert page.problems == []
