@@ -74,11 +74,15 @@ async def describe_pod(client: Client, namespace: str, name: str) -> list[str]:
     rows = [["Type", "Reason", "Age", "From", "Message"], ["----", "------", "----", "----", "-------"]]
     for row in events["rows"]:
         cells = dict(zip(columns, row["cells"], strict=False))
+        event = row.get("object") or {}
+        # Ages from the Table, which counts in the cluster's simulated time; From is the component alone.
         count = int(cells.get("Count") or 1)
-        age = str(cells.get("Last Seen", "")) + (f" (x{count} over {cells.get('First Seen')})" if count > 1 else "")
-        rows.append([str(cells.get(k, "")) for k in ("Type", "Reason")] + [age] + [
-            str(cells.get(k, "")) for k in ("Source", "Message")
-        ])
+        age = str(cells.get("First Seen", ""))
+        if count > 1:
+            age = f"{cells.get('Last Seen', '')} (x{count} over {age})"
+        source = (event.get("source") or {}).get("component") or event.get("reportingComponent") or ""
+        rows.append([str(cells.get("Type", "")), str(cells.get("Reason", "")), age, str(source),
+                     str(event.get("message", cells.get("Message", ""))).strip()])
     return [*str(text).splitlines(), "Events:", *("  " + line for line in tabwrite(rows, DESCRIBE_PADDING))]
 
 

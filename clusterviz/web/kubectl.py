@@ -67,10 +67,19 @@ def namespace_flag(namespace: str) -> list[str]:
 
 
 def server_error(exc: errors.StatusError) -> str:
-    """A failed request as kubectl prints it (an Invalid Status is its message alone)."""
-    if exc.reason == "Invalid":
-        return exc.message
-    return f"Error from server ({exc.reason}): {exc.message}"
+    """A failed request as kubectl prints it (kubectl's cmdutil.StandardErrorMessage)."""
+    details = exc.details or {}
+    if exc.reason != "Invalid" or not (details.get("kind") or details.get("name")):
+        return f"Error from server ({exc.reason}): {exc.message}"
+    causes = [
+        f"{c['field']}: {c.get('message', '')}" if c.get("field") else str(c.get("message", ""))
+        for c in details.get("causes") or []
+    ]
+    invalid = f'The {details.get("kind", "")} "{details.get("name", "")}" is invalid'
+    if not causes:
+        return invalid
+    # An aggregate of several errors prints as a bracketed list.
+    return f"{invalid}: {causes[0] if len(causes) == 1 else '[' + ', '.join(causes) + ']'}"
 
 
 def client_error(message: str) -> str:
