@@ -9,7 +9,6 @@ there (see ``kubectl``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -22,23 +21,13 @@ from clusterviz.api.client import Client
 from . import describe as describers
 from .kubectl import command, namespace_flag, server_error
 from .objects import get_table
+from .tabwriter import tabwrite
 
 # kubectl's table printer (k8s.io/cli-runtime printers.GetNewTabWriter): minwidth 6, padding 3.
 TABLE_MIN_WIDTH, TABLE_PADDING = 6, 3
-# kubectl describe's tabwriter (k8s.io/kubectl describe.tabbedString): minwidth 0, padding 2.
-DESCRIBE_PADDING = 2
 
 
 # --- printing as kubectl prints -------------------------------------------------------------------
-
-
-def tabwrite(rows: Sequence[Sequence[str]], padding: int, min_width: int = 0) -> list[str]:
-    """Align cells in columns as Go's text/tabwriter does: the last cell of a line is not padded."""
-    widths: dict[int, int] = {}
-    for row in rows:
-        for i, cell in enumerate(row[:-1]):
-            widths[i] = max(widths.get(i, 0), len(cell) + padding, min_width)
-    return ["".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])) + (row[-1] if row else "") for row in rows]
 
 
 def print_table(table: dict[str, Any], wide: bool) -> list[str]:
@@ -68,10 +57,12 @@ async def describe_pod(client: Client, namespace: str, name: str) -> list[str]:
     events = await get_table(client, "events", field_selector=selector)
     text = describers.describe_pod(pod)
     if not events["rows"]:
-        text.add(0, "Events", "<none>")  # aligned with the lines above it, as kubectl's one tabwriter does
+        text.add(0, "Events", "<none>")  # aligned with the lines above it: kubectl writes it to the same tabwriter
         return str(text).splitlines()
     columns = [c["name"] for c in events["columnDefinitions"]]
-    rows = [["Type", "Reason", "Age", "From", "Message"], ["----", "------", "----", "----", "-------"]]
+    text.raw(0, "Events:")
+    text.write(1, "Type\tReason\tAge\tFrom\tMessage")
+    text.write(1, "----\t------\t----\t----\t-------")
     for row in events["rows"]:
         cells = dict(zip(columns, row["cells"], strict=False))
         event = row.get("object") or {}
@@ -81,9 +72,9 @@ async def describe_pod(client: Client, namespace: str, name: str) -> list[str]:
         if count > 1:
             age = f"{cells.get('Last Seen', '')} (x{count} over {age})"
         source = (event.get("source") or {}).get("component") or event.get("reportingComponent") or ""
-        rows.append([str(cells.get("Type", "")), str(cells.get("Reason", "")), age, str(source),
-                     str(event.get("message", cells.get("Message", ""))).strip()])
-    return [*str(text).splitlines(), "Events:", *("  " + line for line in tabwrite(rows, DESCRIBE_PADDING))]
+        message = str(event.get("message", cells.get("Message", ""))).strip().replace("\t", " ")
+        text.write(1, "\t".join([str(cells.get("Type", "")), str(cells.get("Reason", "")), age, str(source), message]))
+    return str(text).splitlines()
 
 
 # --- the pane's endpoints -------------------------------------------------------------------------

@@ -7,7 +7,8 @@ import re
 import pytest
 
 from clusterviz.api.client import Client
-from clusterviz.web.console import print_table, tabwrite
+from clusterviz.web.console import print_table
+from clusterviz.web.tabwriter import tabwrite
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
