@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from clusterviz.web import actions, clusters, objects, present, scoring
+from clusterviz.web import actions, clusters, console, kubectl, objects, present, scoring
 from clusterviz.web import views as web
 
 urlpatterns = [
@@ -28,6 +28,11 @@ urlpatterns = [
     path("c/<slug:cluster>/presets", web.load_preset, name="presets"),
     path("c/<slug:cluster>/export.yaml", web.export, name="export"),
     path("c/<slug:cluster>/import", web.import_yaml, name="import"),
+    path("c/<slug:cluster>/console/", console.pane, name="console"),
+    path("c/<slug:cluster>/console/pods", console.pods, name="console-pods"),
+    path("c/<slug:cluster>/console/describe/pod/<slug:namespace>/<str:name>", console.describe,
+         name="console-describe"),
+    path("c/<slug:cluster>/console/result/<str:token>", kubectl.result, name="console-result"),
     path("c/<slug:cluster>/scoring/<slug:namespace>/<str:name>", scoring.scoring, name="scoring"),
     path("c/<slug:cluster>/present/", present.present_page, name="present"),
     path("c/<slug:cluster>/present/story.json", present.story_json, name="present-story"),

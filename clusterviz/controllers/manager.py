@@ -90,7 +90,9 @@ class ControllerManager:
                 # An empty cluster (engines start on the first write, before it commits). The API server
                 # would serve a watch from revision 0 as a plain stream, outside the simulation, so list
                 # again once the bootstrap writes are in.
-                await self.engine.sleep(EMPTY_CLUSTER_RELIST, background=True)
+                await self.engine.sleep(
+                    EMPTY_CLUSTER_RELIST, background=True, what=f"the controller manager lists {informer.plural} again"
+                )
                 await informer.list_once()
         for (plural, _), informer in zip(INFORMERS, self.informers.values(), strict=True):
             self.engine.spawn(f"{COMPONENT}/informer/{plural}", informer.run)

@@ -120,7 +120,9 @@ class NodeLifecycleController:
                 # One failed pass must not end monitoring; the next pass retries.
                 log.exception("node health monitoring failed")
             # A background timer: housekeeping, so fast-forward can settle between failures.
-            await self.engine.sleep(self.settings.node_monitor_period, background=True)
+            await self.engine.sleep(
+                self.settings.node_monitor_period, background=True, what="the node controller checks the nodes' heartbeats"
+            )
 
     # --- health ---------------------------------------------------------------------------------
 

@@ -169,7 +169,7 @@ class TaintEvictionController:
 
         async def fire() -> None:
             if wait > 0:
-                await self.engine.sleep(wait)
+                await self.engine.sleep(wait, what=f"the taint eviction controller deletes Pod {key}")
             if self.scheduled.get(key) != token:
                 return  # cancelled while waiting
             del self.scheduled[key]
@@ -204,7 +204,7 @@ class TaintEvictionController:
                 if attempt == DELETE_RETRIES - 1:
                     log.info("could not evict pod %s: %s", key, exc.message)
                     return
-                await self.engine.sleep(0.01)
+                await self.engine.sleep(0.01, what=f"the taint eviction controller retries deleting Pod {key}")
 
     async def _add_condition_and_delete(self, namespace: str, name: str) -> None:
         pod = await self.client.get("pods", name, namespace)

@@ -309,7 +309,7 @@ class Worker:
         self._waiting[key] = due
 
         async def later() -> None:
-            await self.engine.sleep(delay)
+            await self.engine.sleep(delay, what=f"{self.name.rpartition('/')[2]} requeues {key}")
             # A later, earlier-due request has already taken over this key.
             if self._waiting.get(key) == due:
                 del self._waiting[key]

@@ -164,7 +164,7 @@ class Kubelet:
                 return
             self._clean_up_orphans()
             interval = self.ctx.settings.heartbeat_interval * (1 + HEARTBEAT_JITTER * self._jitter.random())
-            await self.engine.sleep(interval, background=True)
+            await self.engine.sleep(interval, background=True, what=f"kubelet on {self.node_name} sends its heartbeat")
 
     async def _patch_node_status(self, status: dict[str, Any]) -> dict[str, Any] | None:
         try:

@@ -221,11 +221,12 @@ class ContainerRuntime:
             cached = self.find_image(reference)
             await self._call("pull", pod, f'The kubelet asks the container runtime to pull image "{reference}"')
             if cached is not None:
-                await self.engine.sleep(MANIFEST_CHECK_SECONDS)
+                await self.engine.sleep(MANIFEST_CHECK_SECONDS, what=f"image check on {self.node} finishes")
                 image = cached
             else:
                 size = images.size_bytes(reference)
-                await self.engine.sleep(size / max(self.ctx.settings.image_pull_bandwidth, 1.0))
+                seconds = size / max(self.ctx.settings.image_pull_bandwidth, 1.0)
+                await self.engine.sleep(seconds, what=f"image pull on {self.node} finishes")
                 ref = images.parse(reference)
                 image = Image(ref.repository, images.digest(reference), size, [])
                 image.add_name(image.image_id)
@@ -280,7 +281,9 @@ class ContainerRuntime:
         if container.started_at is not None:
             return
         await self._call("start", pod, f'The kubelet asks the container runtime to start container "{container.name}"')
-        await self.engine.sleep(self.ctx.settings.container_start_seconds)
+        await self.engine.sleep(
+            self.ctx.settings.container_start_seconds, what=f'container "{container.name}" on {self.node} starts'
+        )
         if container.started_at is None:
             container.started_at = self.engine.now
 
@@ -289,7 +292,7 @@ class ContainerRuntime:
         await self._call(
             "stop", pod, f'The kubelet asks the container runtime to stop container "{container.name}"', step=None
         )
-        await self.engine.sleep(CONTAINER_STOP_SECONDS)
+        await self.engine.sleep(CONTAINER_STOP_SECONDS, what=f'container "{container.name}" on {self.node} stops')
         sandbox.containers.pop(container.name, None)
 
     async def remove_sandbox(self, pod: dict[str, Any], sandbox: Sandbox) -> None:

@@ -201,7 +201,8 @@ class Scheduler:
                 pending = self.queue.pending_pods()
                 # Only a backoff that ends is news; the periodic flush of unschedulable Pods is housekeeping.
                 housekeeping = not (pending[ACTIVE] or pending[BACKOFF])
-                await self.engine.wait_for(self._wakeup, timeout, background=housekeeping)
+                what = "the scheduler flushes unschedulable Pods" if housekeeping else "a scheduling backoff ends"
+                await self.engine.wait_for(self._wakeup, timeout, background=housekeeping, what=what)
                 continue
             try:
                 await self.schedule_one(queued)

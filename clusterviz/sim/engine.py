@@ -46,6 +46,34 @@ class _Timer:
     order: int
     background: bool = field(compare=False)
     future: asyncio.Future[None] = field(compare=False, repr=False)
+    # What happens when it fires, for people ("image pull on node02 finishes"), and the task that waits.
+    what: str = field(default="", compare=False)
+    task: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Due:
+    """The next thing the engine will deliver: a message or a timer, when, what it is and whose it is."""
+
+    type: str  # "message" or "timer"
+    time: float
+    what: str
+    component: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``status.next`` shape of ``simulations/default``."""
+        return {"type": self.type, "time": round(self.time, 3), "what": self.what, "component": self.component}
+
+
+def component_of(task_name: str) -> str:
+    """The component a task belongs to, from the name it was spawned with.
+
+    Tasks are named by path (``kubelet/node02/pod/default/web``,
+    ``controller-manager/deployment-controller``): a kubelet is per node, so
+    its lane is ``kubelet/<node>``; every other component is the first part.
+    """
+    parts = task_name.split("/")
+    return "/".join(parts[:2]) if parts[0] == "kubelet" and len(parts) > 1 else parts[0]
 
 
 class Engine:
@@ -71,7 +99,10 @@ class Engine:
         self._idle = asyncio.Event()
         self._idle.set()
         self._changed = asyncio.Event()
-        self._steps: deque[asyncio.Future[Message | None]] = deque()
+        # Step requests in arrival order: (True for a skip to the next timer, what the caller waits on).
+        self._steps: deque[tuple[bool, asyncio.Future[Any]]] = deque()
+        # What the skip being served runs up to (see ``skip``).
+        self._target: Message | _Timer | None = None
         self._last_foreground = start_time
         self._loop = asyncio.get_running_loop()
         self._wall_anchor = self._loop.time()
@@ -213,20 +244,26 @@ class Engine:
         assert msg.future is not None
         return await self._block(msg.future)
 
-    async def sleep(self, seconds: float, *, background: bool = False) -> None:
-        """Wait ``seconds`` of simulated time."""
-        timer = _Timer(self.now + max(seconds, 0.0), next(self._order), background, self._loop.create_future())
-        heapq.heappush(self._timers, timer)
+    def _timer(self, seconds: float, background: bool, future: asyncio.Future[Any], what: str) -> None:
+        task = asyncio.current_task()
+        name = task.get_name().removeprefix(f"{self.cluster}:") if task is not None else ""
+        heapq.heappush(
+            self._timers, _Timer(self.now + max(seconds, 0.0), next(self._order), background, future, what, name)
+        )
         self._changed.set()
-        await self._block(timer.future)
+
+    async def sleep(self, seconds: float, *, background: bool = False, what: str = "") -> None:
+        """Wait ``seconds`` of simulated time; ``what`` says what happens then, for the simulation's status."""
+        future: asyncio.Future[None] = self._loop.create_future()
+        self._timer(seconds, background, future, what)
+        await self._block(future)
 
     async def wait_for(
-        self, future: asyncio.Future[Any], timeout: float | None = None, *, background: bool = False
+        self, future: asyncio.Future[Any], timeout: float | None = None, *, background: bool = False, what: str = ""
     ) -> Any:
-        """Wait on a future resolved through ``wake``, or until ``timeout`` simulated seconds pass."""
+        """Wait on a future resolved through ``wake``, or until ``timeout`` simulated seconds pass (``what`` then)."""
         if timeout is not None:
-            heapq.heappush(self._timers, _Timer(self.now + max(timeout, 0.0), next(self._order), background, future))
-            self._changed.set()
+            self._timer(timeout, background, future, what)
         return await self._block(future)
 
     def wake(self, future: asyncio.Future[Any], value: Any = None) -> None:
@@ -267,6 +304,36 @@ class Engine:
             heapq.heappop(self._timers)  # cancelled sleepers
         return self._timers[0] if self._timers else None
 
+    def next_due(self) -> Due | None:
+        """What the lesson waits for next: the earliest message or foreground timer; None when nothing is pending.
+
+        Housekeeping (heartbeats, the node monitor) is named only when nothing else is
+        due, so an image pull is not hidden behind the heartbeats that fire during it.
+        """
+        item = self._upcoming()
+        return None if item is None else self._due(item)
+
+    def _upcoming(self) -> Message | _Timer | None:
+        live = [t for t in self._timers if not t.future.done()]
+        foreground = min((t for t in live if not t.background), default=None)
+        items: list[Message | _Timer] = [t for t in (foreground,) if t is not None]
+        if self._pending:
+            items.append(self._pending[0][2])
+        if not items and live:
+            items.append(min(live))
+        return min(items, key=lambda item: (item.due, item.order)) if items else None
+
+    @staticmethod
+    def _due(item: Message | _Timer) -> Due:
+        if isinstance(item, _Timer):
+            component = component_of(item.task)
+            return Due("timer", item.due, item.what or f"a timer of {component} fires", component)
+        return Due("message", item.due, item.summary, item.sender)
+
+    def waiting_writes(self) -> list[Message]:
+        """Clients' writes held on the bus (hops 1-3 of the creation flow), oldest first."""
+        return [m for _due, _order, m in sorted(self._pending) if m.step in (1, 2, 3)]
+
     def _next(self, foreground_only: bool) -> Message | _Timer | None:
         """The earliest pending thing: a message, or a timer due before it."""
         timer = self._next_timer()
@@ -291,10 +358,21 @@ class Engine:
 
     async def step(self) -> Message | None:
         """Deliver exactly one message (firing timers due before it); None when nothing is left."""
+        return await self._request_step(skip=False)
+
+    async def skip(self) -> Due | None:
+        """Run until what ``next_due`` names has happened (a timer fired, even a slow background one).
+
+        Everything due before it is delivered first, in order, so a skip is the same
+        run as stepping would be; it returns once the woken work waits again.
+        """
+        return await self._request_step(skip=True)
+
+    async def _request_step(self, skip: bool) -> Any:
         if self.mode != "step":
             self.set_mode("step")
-        future: asyncio.Future[Message | None] = self._loop.create_future()
-        self._steps.append(future)
+        future: asyncio.Future[Any] = self._loop.create_future()
+        self._steps.append((skip, future))
         self._changed.set()
         return await future
 
@@ -312,18 +390,35 @@ class Engine:
                     self.settled.set()
                     await self._changed.wait()
                     continue
-                item = self._next(foreground_only=True)
+                skip = self._steps[0][0]
+                if skip and self._target is None:
+                    self._target = self._upcoming()
+                target = self._target
+                if skip and (target is None or isinstance(target, _Timer) and target.future.done()):
+                    # Nothing pending, or the timer was cancelled (its waiter woken) on the way.
+                    self._target = None
+                    self._steps.popleft()[1].set_result(None if target is None else self._due(target))
+                    continue
+                # A skip reaches background timers too: a step stops where only housekeeping is left.
+                item = self._next(foreground_only=not skip)
                 if item is None:
-                    self._steps.popleft().set_result(None)
+                    self._target = None
+                    self._steps.popleft()[1].set_result(None)
                     continue
                 if isinstance(item, _Timer):
                     heapq.heappop(self._timers)
                     self._fire(item)
+                    if item is target:
+                        await self.wait_idle()
+                        self._target = None
+                        self._steps.popleft()[1].set_result(self._due(item))
                     continue
                 heapq.heappop(self._pending)
                 self._deliver(item)
                 await self.wait_idle()
-                self._steps.popleft().set_result(item)
+                if not skip or item is target:
+                    self._target = None
+                    self._steps.popleft()[1].set_result(item if not skip else self._due(item))
                 continue
             item = self._next(foreground_only=self.mode == "fast-forward")
             if item is None:
@@ -357,7 +452,7 @@ class Engine:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._runner = None
-        for future in self._steps:
+        for _skip, future in self._steps:
             if not future.done():
                 future.set_result(None)
 

@@ -15,7 +15,7 @@ from clusterviz.store.threads import in_thread
 
 from . import registry, trace
 from .bus import Message
-from .engine import MAX_SPEED, MIN_SPEED, MODES
+from .engine import MAX_SPEED, MIN_SPEED, MODES, Due
 
 GROUP, VERSION = "clusterviz.io", "v1"
 API_VERSION = f"{GROUP}/{VERSION}"
@@ -65,6 +65,11 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
             "pending": engine.pending,
             "wall": engine.wall(),
         }
+        due = engine.next_due()
+        ahead = {
+            "next": due.as_dict() if due is not None else None,
+            "waiting": [_waiting_write(m) for m in engine.waiting_writes()],
+        }
     else:
         saved = await trace.load_state(cluster)
         from .context import SimSettings
@@ -72,6 +77,7 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
         settings = SimSettings(**saved.settings)
         state = {"mode": saved.mode, "speed": saved.speed, "time": saved.time, "last_seq": saved.last_seq, "pending": 0,
                  "wall": saved.epoch + timedelta(seconds=saved.time) if saved.epoch else clock.now()}
+        ahead = {}  # only the process that runs the engine knows what is due
     spec: dict[str, Any] = {"mode": state["mode"], "speed": state["speed"]}
     for field_name, attr in TIMINGS.items():
         spec[field_name] = getattr(settings, attr)
@@ -80,10 +86,21 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
         "kind": "Simulation",
         "metadata": {"name": "default", "resourceVersion": str(state["last_seq"])},
         "spec": spec,
-        # ``wall``: the simulated time as the cluster's timestamps give it (countdowns compare against it).
-        "status": {"time": round(state["time"], 3), "wall": clock.rfc3339_micro(state["wall"]),
-                   "lastSeq": state["last_seq"], "pending": state["pending"]},
+        "status": {
+            "time": round(state["time"], 3),
+            # The simulated time as the cluster's timestamps give it (countdowns compare against it).
+            "wall": clock.rfc3339_micro(state["wall"]),
+            "lastSeq": state["last_seq"],
+            "pending": state["pending"],
+            **ahead,
+        },
     }
+
+
+def _waiting_write(msg: Message) -> dict[str, Any]:
+    """One write held on the bus, as ``status.waiting`` lists it: which hop it waits at, and what it is."""
+    where = f"{msg.namespace}/{msg.name}" if msg.namespace else msg.name
+    return {"hop": msg.step, "from": msg.sender, "to": msg.to, "verb": msg.verb, "object": f"{msg.kind}/{where}"}
 
 
 def _check_spec(spec: Any) -> dict[str, Any]:
@@ -105,7 +122,7 @@ def _check_spec(spec: Any) -> dict[str, Any]:
 
 
 async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
-    """GET / PATCH / PUT simulations/default, and POST simulations/default/step."""
+    """GET / PATCH / PUT simulations/default, and POST simulations/default/step (``?untilTimer=true``: skip)."""
     if rp.name and rp.name != "default":
         raise errors.not_found("simulations", GROUP, rp.name)
     if req.method in ("GET", "HEAD"):
@@ -158,24 +175,34 @@ async def _step(req: ApiRequest) -> ApiResponse:
     if running.engine.mode != "step":
         # Stepping switches to step mode; saved, so other processes (and this one's discovery) agree.
         await in_thread(trace.save_settings)(req.cluster, mode="step")
+    if req.flag("untilTimer"):
+        return _skipped(await running.engine.skip())
     until_numbered = req.flag("untilNumbered")
     for _ in range(10_000):
         msg = await running.engine.step()
         if msg is None:
-            return ApiResponse(
-                200,
-                {
-                    "kind": "Status",
-                    "apiVersion": "v1",
-                    "metadata": {},
-                    "status": "Success",
-                    "reason": "NothingPending",
-                    "message": "no message is waiting to be delivered",
-                },
-            )
+            return _success("NothingPending", "no message is waiting to be delivered")
         if not until_numbered or msg.step is not None:
             return ApiResponse(200, message_object(msg.as_dict()))
     raise errors.service_unavailable("no numbered hop within 10000 messages")
+
+
+def _success(reason: str, message: str, **details: Any) -> ApiResponse:
+    status = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "reason": reason,
+              "message": message}
+    if details:
+        status["details"] = details
+    return ApiResponse(200, status)
+
+
+def _skipped(due: Due | None) -> ApiResponse:
+    """The answer to a skip: what happened (``status.next`` as it was, in ``details.next``), or nothing pending."""
+    if due is None:
+        return _success("NothingPending", "no message or timer is pending")
+    return _success(
+        "TimerFired" if due.type == "timer" else "MessageDelivered", f"t={due.time:.3f} s: {due.what}",
+        name="default", group=GROUP, kind="simulations", next=due.as_dict(),
+    )
 
 
 def _since(req: ApiRequest) -> int:

@@ -4,7 +4,8 @@ Input is parsed the way kubectl parses its arguments (``key=value``, ``key-``,
 ``key=value:Effect``); everything else — label syntax, image names, replica
 counts — is left to the API server, so the page gets the same Status
 messages as kubectl and nothing is half-written. Replies go to the page's
-flash area.
+flash area, and the kubectl pane shows the command with kubectl's answer
+(see ``kubectl``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from clusterviz.api import errors
 from clusterviz.api.bootstrap import node_object
 from clusterviz.api.client import Client
 
+from . import kubectl
+from .kubectl import Reply, Work
+
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 KUBELET_ANNOTATION = "clusterviz.io/kubelet"
 # Workload kinds the page can scale and re-image, by plural: the noun kubectl prints for each.
@@ -30,6 +34,17 @@ WORKLOADS = {
     "replicationcontrollers": "replicationcontroller",
 }
 _POD_CIDR = re.compile(r"10\.244\.(\d+)\.0/24")
+# What kubectl prints after each node action: "node/node02 labeled".
+NODE_DONE = {
+    "label": "labeled",
+    "unlabel": "unlabeled",
+    "taint": "tainted",
+    "untaint": "untainted",
+    "cordon": "cordoned",
+    "uncordon": "uncordoned",
+    "stop": "annotated",
+    "start": "annotated",
+}
 
 
 class InputError(ValueError):
@@ -37,8 +52,22 @@ class InputError(ValueError):
 
 
 def flash(request: HttpRequest, *, error: str = "", done: str = "") -> HttpResponse:
-    """The reply of every action: one line in the page's flash area."""
+    """A reply that is only a line in the page's flash area."""
     return render(request, "web/flash.html", {"error": error, "done": done})
+
+
+def attempt(work: Work) -> Work:
+    """``work`` with its refusals as replies: kubectl's own checks, and the API server's Status."""
+
+    async def run() -> Reply:
+        try:
+            return await work()
+        except InputError as exc:
+            return Reply(False, str(exc), [kubectl.client_error(str(exc))])
+        except errors.StatusError as exc:
+            return Reply(False, exc.message, [kubectl.server_error(exc)])
+
+    return run
 
 
 def parse_label(value: str) -> tuple[str, str]:
@@ -123,23 +152,39 @@ def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -
     raise InputError(_("unknown action %(action)s") % {"action": action})
 
 
+def node_command(name: str, action: str, value: str, overwrite: bool) -> str:
+    """The kubectl command a node card's button stands for."""
+    value = value.strip()
+    flags = ["--overwrite"] if overwrite else []
+    if action in ("label", "taint"):
+        return kubectl.command(action, "node", name, value, *flags)
+    if action in ("unlabel", "untaint"):
+        return kubectl.command(action.removeprefix("un"), "node", name, value.removesuffix("-") + "-")
+    if action in ("stop", "start"):
+        state = "stopped" if action == "stop" else "running"
+        return kubectl.command("annotate", "node", name, f"{KUBELET_ANNOTATION}={state}", "--overwrite")
+    if action == "delete":
+        return kubectl.command("delete", "node", name)
+    return kubectl.command(action, name)
+
+
 @require_POST
 async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResponse:
     """A node card's buttons: kubectl label / taint / cordon / uncordon / delete, and the kubelet switch."""
     client = Client(cluster, "dashboard")
-    action = request.POST.get("action", "")
-    try:
+    action, value = request.POST.get("action", ""), request.POST.get("value", "")
+    overwrite = bool(request.POST.get("overwrite"))
+
+    async def work() -> Reply:
         if action == "delete":
             await client.delete("nodes", name)
-            return flash(request, done=_('node "%(name)s" deleted') % {"name": name})
+            return Reply(True, _('node "%(name)s" deleted') % {"name": name}, [f'node "{name}" deleted'])
         node = await client.get("nodes", name)
-        patch, done = node_patch(node, action, request.POST.get("value", ""), bool(request.POST.get("overwrite")))
+        patch, done = node_patch(node, action, value, overwrite)
         await client.patch("nodes", name, patch)
-    except InputError as exc:
-        return flash(request, error=str(exc))
-    except errors.StatusError as exc:
-        return flash(request, error=exc.message)
-    return flash(request, done=done)
+        return Reply(True, done, [f"node/{name} {NODE_DONE[action]}"])
+
+    return await kubectl.run(request, cluster, node_command(name, action, value, overwrite), attempt(work))
 
 
 def next_node(nodes: list[dict[str, Any]]) -> tuple[str, int]:
@@ -155,19 +200,35 @@ def next_node(nodes: list[dict[str, Any]]) -> tuple[str, int]:
 
 @require_POST
 async def add_node(request: HttpRequest, cluster: str) -> HttpResponse:
-    """Register a new Ready node, as its kubelet would on joining the cluster."""
+    """Register a new Ready node, as its kubelet would on joining the cluster (``kubectl create -f``)."""
     client = Client(cluster, "dashboard")
     try:
         nodes = (await client.list("nodes"))["items"]
-        name, index = next_node(nodes)
-        name = request.POST.get("name", "").strip() or name
-        body = node_object(
-            name, index, request.POST.get("cpu", "").strip() or "4", request.POST.get("memory", "").strip() or "8Gi"
-        )
-        await client.create(body)
     except errors.StatusError as exc:
         return flash(request, error=exc.message)
-    return flash(request, done=_("node/%(name)s created") % {"name": name})
+    name, index = next_node(nodes)
+    name = request.POST.get("name", "").strip() or name
+    body = node_object(
+        name, index, request.POST.get("cpu", "").strip() or "4", request.POST.get("memory", "").strip() or "8Gi"
+    )
+
+    async def work() -> Reply:
+        await client.create(body)
+        return Reply(True, _("node/%(name)s created") % {"name": name}, [f"node/{name} created"])
+
+    return await kubectl.run(request, cluster, kubectl.command("create", "-f", f"{name}.yaml"), attempt(work))
+
+
+def workload_command(plural: str, namespace: str, name: str, data: dict[str, str]) -> str:
+    """The kubectl command of a workload's form: ``kubectl scale`` or ``kubectl set image``."""
+    target = f"{WORKLOADS[plural].split('.')[0]}/{name}"
+    where = kubectl.namespace_flag(namespace)
+    if data.get("action") == "scale":
+        return kubectl.command("scale", target, f"--replicas={data.get('replicas', '')}", *where)
+    if data.get("action") == "image":
+        return kubectl.command("set", "image", target, f"{data.get('container', '')}={data.get('image', '').strip()}",
+                               *where)
+    return kubectl.command(data.get("action", ""), target, *where)
 
 
 @require_POST
@@ -177,44 +238,41 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
     if noun is None:
         return flash(request, error=_("only Deployments, ReplicaSets and ReplicationControllers can be scaled"))
     client = Client(cluster, "dashboard")
-    action = request.POST.get("action", "")
-    try:
-        if action == "scale":
+    data = {key: request.POST.get(key, "") for key in ("action", "replicas", "container", "image")}
+
+    async def work() -> Reply:
+        if data["action"] == "scale":
             try:
-                replicas = int(request.POST.get("replicas", ""))
+                replicas = int(data["replicas"])
             except ValueError:
                 raise InputError(_("the number of replicas must be a whole number")) from None
             await client.patch(plural, name, {"spec": {"replicas": replicas}}, namespace, sub="scale")
-            return flash(request, done=_("%(noun)s/%(name)s scaled") % {"noun": noun, "name": name})
-        if action == "image":
-            container = request.POST.get("container", "")
+            done = _("%(noun)s/%(name)s scaled") % {"noun": noun, "name": name}
+            return Reply(True, done, [f"{noun}/{name} scaled"])
+        if data["action"] == "image":
+            container = data["container"]
             workload = await client.get(plural, name, namespace)
             containers = workload["spec"]["template"]["spec"]["containers"]
             if container not in {c.get("name") for c in containers}:
                 raise InputError(_('unable to find container named "%(container)s"') % {"container": container})
             # A strategic merge patch keyed by container name, what kubectl set image sends;
             # for a Deployment it starts a rolling update.
-            patch = {
-                "spec": {
-                    "template": {
-                        "spec": {"containers": [{"name": container, "image": request.POST.get("image", "").strip()}]}
-                    }
-                }
-            }
+            patch = {"spec": {"template": {"spec": {"containers": [{"name": container, "image": data["image"].strip()}]}}}}
             await client.patch(plural, name, patch, namespace, patch_type="strategic")
-            return flash(request, done=_("%(noun)s/%(name)s image updated") % {"noun": noun, "name": name})
-        raise InputError(_("unknown action %(action)s") % {"action": action})
-    except InputError as exc:
-        return flash(request, error=str(exc))
-    except errors.StatusError as exc:
-        return flash(request, error=exc.message)
+            done = _("%(noun)s/%(name)s image updated") % {"noun": noun, "name": name}
+            return Reply(True, done, [f"{noun}/{name} image updated"])
+        raise InputError(_("unknown action %(action)s") % {"action": data["action"]})
+
+    return await kubectl.run(request, cluster, workload_command(plural, namespace, name, data), attempt(work))
 
 
 @require_POST
 async def delete_pod(request: HttpRequest, cluster: str, namespace: str, name: str) -> HttpResponse:
     """``kubectl delete pod``: its controller, if it has one, replaces it."""
-    try:
+
+    async def work() -> Reply:
         await Client(cluster, "dashboard").delete("pods", name, namespace)
-    except errors.StatusError as exc:
-        return flash(request, error=exc.message)
-    return flash(request, done=_('pod "%(name)s" deleted') % {"name": name})
+        return Reply(True, _('pod "%(name)s" deleted') % {"name": name}, [f'pod "{name}" deleted'])
+
+    line = kubectl.command("delete", "pod", name, *kubectl.namespace_flag(namespace))
+    return await kubectl.run(request, cluster, line, attempt(work))

@@ -13,35 +13,42 @@ from typing import Any
 from clusterviz.api import clock
 from clusterviz.api.tables import format_label_selector
 
-from .cluster_view import pod_status
+from .tabwriter import tabwrite
 
 # kubectl describe leaves this annotation out: it is a copy of the whole manifest.
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+# kubectl describe's tabwriter (k8s.io/kubectl describe.tabbedString): minwidth 0, padding 2.
+DESCRIBE_PADDING = 2
 
 
 class Text:
-    """Lines of ``Key:  value`` at increasing indents, aligned as kubectl's tabwriter aligns them.
+    """What kubectl's describers write: lines of tab-separated cells at indent levels, laid out by its tabwriter.
 
-    Consecutive ``Key: value`` lines at one indent (with the continuation lines
-    of multi-line values) form a block whose values start in one column; a
-    heading (a key without a value) or a free line ends the block.
+    ``add`` writes ``Key:<tab>value`` (a heading ``Key:`` without a value), ``more`` a
+    continuation ``<tab>value`` aligned under the value above it, ``raw`` a free line
+    and ``write`` anything with tabs, as kubectl's PrefixWriter does. Alignment
+    follows Go's tabwriter (padding 2), so it matches kubectl line for line.
     """
 
     def __init__(self) -> None:
-        # (indent level, key — "" for a continuation, None for a free line — and the value or the line)
-        self.entries: list[tuple[int, str | None, str]] = []
+        self.lines: list[str] = []
+
+    def write(self, level: int, line: str) -> None:
+        """One line at ``level`` (two spaces each), with tabs between its cells."""
+        self.lines.append("  " * level + line)
 
     def add(self, level: int, key: str, value: Any = "") -> None:
         """``Key:  value``, or a heading ``Key:`` when there is no value."""
-        self.entries.append((level, key, str(value)))
+        value = str(value)
+        self.write(level, f"{key}:\t{value}" if value else f"{key}:")
 
     def more(self, level: int, value: str) -> None:
         """Another line of the previous key's value, aligned under it."""
-        self.entries.append((level, "", value))
+        self.write(level, f"\t{value}")
 
     def raw(self, level: int, text: str) -> None:
-        """A line kept as it is (table rows, list items)."""
-        self.entries.append((level, None, text))
+        """A line kept as it is (list items, headings of tables)."""
+        self.write(level, text.replace("\t", " "))
 
     def mapping(self, level: int, key: str, values: dict[str, Any] | None, skip: tuple[str, ...] = ()) -> None:
         """A map as kubectl prints labels: first pair beside the key, the rest aligned under it."""
@@ -51,28 +58,7 @@ class Text:
             self.more(level, pair)
 
     def __str__(self) -> str:
-        lines: list[str] = []
-        i = 0
-        while i < len(self.entries):
-            level, key, value = self.entries[i]
-            indent = "  " * level
-            if key is None or not value:
-                lines.append(indent + (value if key is None else f"{key}:"))
-                i += 1
-                continue
-            j = i
-            while (
-                j < len(self.entries)
-                and self.entries[j][0] == level
-                and self.entries[j][1] is not None
-                and self.entries[j][2]
-            ):
-                j += 1
-            width = max(len(k) + 1 for _, k, _ in self.entries[i:j] if k is not None)
-            for _, k, v in self.entries[i:j]:
-                lines.append(f"{indent}{(k + ':') if k else '':<{width}}  {v}")
-            i = j
-        return "\n".join(lines)
+        return "\n".join(tabwrite([line.split("\t") for line in self.lines], DESCRIBE_PADDING))
 
 
 def timestamp(value: Any) -> str:
@@ -157,26 +143,245 @@ def _pod_template(text: Text, template: dict[str, Any]) -> None:
 
 
 def describe_pod(pod: dict[str, Any]) -> Text:
-    """``kubectl describe pod``: where it runs, its containers' states and its conditions."""
+    """``kubectl describe pod`` without its Events, field by field as kubectl's describePod writes it."""
     text = Text()
-    spec, status = pod.get("spec") or {}, pod.get("status") or {}
-    _header(text, pod)
+    meta, spec, status = pod.get("metadata") or {}, pod.get("spec") or {}, pod.get("status") or {}
+    text.add(0, "Name", meta.get("name", ""))
+    text.write(0, f"Namespace:\t{meta.get('namespace', '')}")
+    if spec.get("priority") is not None:
+        text.add(0, "Priority", spec["priority"])
+    if spec.get("priorityClassName"):
+        text.add(0, "Priority Class Name", spec["priorityClassName"])
+    if spec.get("serviceAccountName"):
+        text.add(0, "Service Account", spec["serviceAccountName"])
     node = spec.get("nodeName")
-    text.add(0, "Node", f"{node}/{status['hostIP']}" if node and status.get("hostIP") else node or "<none>")
-    text.add(0, "Start Time", timestamp(status.get("startTime")))
-    text.add(0, "Status", pod_status(pod))
-    text.add(0, "IP", status.get("podIP") or "")
+    text.add(0, "Node", f"{node}/{status.get('hostIP', '')}" if node else "<none>")
+    if status.get("startTime"):
+        text.add(0, "Start Time", timestamp(status["startTime"]))
+    text.mapping(0, "Labels", meta.get("labels"))
+    annotations = [f"{k}: {v}" for k, v in sorted((meta.get("annotations") or {}).items()) if k != LAST_APPLIED]
+    text.add(0, "Annotations", annotations[0] if annotations else "<none>")
+    for annotation in annotations[1:]:
+        text.more(0, annotation)
+    if meta.get("deletionTimestamp") and status.get("phase") not in ("Failed", "Succeeded"):
+        text.add(0, "Status", "Terminating")
+        text.add(0, "Termination Grace Period", f"{meta.get('deletionGracePeriodSeconds', 0)}s")
+    else:
+        text.write(0, f"Status:\t{status.get('phase', '')}")
+    for key, label in (("reason", "Reason"), ("message", "Message")):
+        if status.get(key):
+            text.add(0, label, status[key])
+    text.write(0, f"IP:\t{status.get('podIP', '')}")
+    ips = [ip.get("ip", "") for ip in status.get("podIPs") or []]
+    if ips:
+        text.add(0, "IPs")
+        for ip in ips:
+            text.add(1, "IP", ip)
+    else:
+        text.add(0, "IPs", "<none>")
     if _controller(pod):
         text.add(0, "Controlled By", _controller(pod))
-    _containers(text, 0, spec.get("containers") or [], status.get("containerStatuses") or [])
-    _conditions(text, status.get("conditions") or [], with_reason=False)
+    if status.get("nominatedNodeName"):
+        text.add(0, "NominatedNodeName", status["nominatedNodeName"])
+    if spec.get("initContainers"):
+        _pod_containers(text, "Init Containers", pod, spec["initContainers"], status.get("initContainerStatuses") or [])
+    _pod_containers(text, "Containers", pod, spec.get("containers") or [], status.get("containerStatuses") or [])
+    if status.get("conditions"):
+        text.raw(0, "Conditions:")
+        text.write(1, "Type\tStatus")
+        for condition in status["conditions"]:
+            text.write(1, f"{condition.get('type', '')} \t{condition.get('status', '')} ")
+    _volumes(text, spec.get("volumes") or [])
+    text.add(0, "QoS Class", status.get("qosClass") or qos_class(spec))
     text.mapping(0, "Node-Selectors", spec.get("nodeSelector"))
-    tolerations = [
-        f"{t.get('key', '')}{':' + t['effect'] if t.get('effect') else ''} op={t.get('operator', 'Equal')}"
-        for t in spec.get("tolerations") or []
+    tolerations = [_toleration(t) for t in sorted(spec.get("tolerations") or [], key=lambda t: t.get("key", ""))]
+    text.add(0, "Tolerations", tolerations[0] if tolerations else "<none>")
+    for toleration in tolerations[1:]:
+        text.more(0, toleration)
+    constraints = [
+        f"{c.get('topologyKey', '')}:{c.get('whenUnsatisfiable', '')} when max skew {c.get('maxSkew', 0)} is exceeded"
+        + (f" for selector {format_label_selector(c['labelSelector'])}" if c.get("labelSelector") else "")
+        for c in spec.get("topologySpreadConstraints") or []
     ]
-    text.add(0, "Tolerations", ", ".join(tolerations) or "<none>")
+    if constraints:
+        text.add(0, "Topology Spread Constraints", constraints[0])
+        for constraint in constraints[1:]:
+            text.more(0, constraint)
     return text
+
+
+def qos_class(spec: dict[str, Any]) -> str:
+    """The Pod's QoS class from its containers' requests and limits (BestEffort, Burstable, Guaranteed)."""
+    containers = [*(spec.get("initContainers") or []), *(spec.get("containers") or [])]
+    resources = [c.get("resources") or {} for c in containers]
+    if not any(r.get("requests") or r.get("limits") for r in resources):
+        return "BestEffort"
+    for r in resources:
+        limits, requests = r.get("limits") or {}, {**(r.get("limits") or {}), **(r.get("requests") or {})}
+        if any(limits.get(name) is None or str(limits[name]) != str(requests.get(name)) for name in ("cpu", "memory")):
+            return "Burstable"
+    return "Guaranteed"
+
+
+def _toleration(toleration: dict[str, Any]) -> str:
+    """One toleration as kubectl prints it: ``key=value:Effect op=Exists for 300s``."""
+    out = toleration.get("key", "")
+    if toleration.get("value"):
+        out += f"={toleration['value']}"
+    if toleration.get("effect"):
+        out += f":{toleration['effect']}"
+    if toleration.get("operator") == "Exists" and not toleration.get("value"):
+        out += " op=Exists" if toleration.get("key") or toleration.get("effect") else "op=Exists"
+    if toleration.get("tolerationSeconds") is not None:
+        out += f" for {toleration['tolerationSeconds']}s"
+    return out
+
+
+def _probe(probe: dict[str, Any]) -> str:
+    """A probe as kubectl's DescribeProbe prints it."""
+    attrs = (
+        f"delay={probe.get('initialDelaySeconds', 0)}s timeout={probe.get('timeoutSeconds', 1)}s "
+        f"period={probe.get('periodSeconds', 10)}s #success={probe.get('successThreshold', 1)} "
+        f"#failure={probe.get('failureThreshold', 3)}"
+    )
+    if probe.get("exec"):
+        return f"exec [{' '.join(probe['exec'].get('command') or [])}] {attrs}"
+    if probe.get("httpGet"):
+        get = probe["httpGet"]
+        return f"http-get {str(get.get('scheme', 'HTTP')).lower()}://{get.get('host', '')}:{get.get('port', '')}{get.get('path', '')} {attrs}"
+    if probe.get("tcpSocket"):
+        return f"tcp-socket {probe['tcpSocket'].get('host', '')}:{probe['tcpSocket'].get('port', '')} {attrs}"
+    return f"unknown {attrs}"
+
+
+def _container_state(text: Text, label: str, state: dict[str, Any]) -> None:
+    """describeStatus: Running with its start, Waiting with its reason, Terminated with its exit."""
+    if "running" in state:
+        text.add(2, label, "Running")
+        text.add(3, "Started", timestamp((state["running"] or {}).get("startedAt")))
+    elif "terminated" in state:
+        done = state["terminated"] or {}
+        text.add(2, label, "Terminated")
+        for key, name in (("reason", "Reason"), ("message", "Message")):
+            if done.get(key):
+                text.add(3, name, done[key])
+        text.add(3, "Exit Code", done.get("exitCode", 0))
+        if done.get("signal"):
+            text.add(3, "Signal", done["signal"])
+        text.add(3, "Started", timestamp(done.get("startedAt")))
+        text.add(3, "Finished", timestamp(done.get("finishedAt")))
+    else:
+        text.add(2, label, "Waiting")
+        if (state.get("waiting") or {}).get("reason"):
+            text.add(3, "Reason", state["waiting"]["reason"])
+
+
+def _pod_containers(
+    text: Text, label: str, pod: dict[str, Any], containers: list[dict[str, Any]], statuses: list[dict[str, Any]]
+) -> None:
+    """describeContainers: each container's image, ports, state, resources, probes, environment and mounts."""
+    meta = pod.get("metadata") or {}
+    by_name = {s.get("name"): s for s in statuses}
+    text.raw(0, f"{label}:")
+    for container in containers:
+        status = by_name.get(container.get("name"))
+        text.raw(1, f"{container.get('name', '')}:")
+        if status is not None:
+            text.write(2, f"Container ID:\t{status.get('containerID', '')}")
+        text.add(2, "Image", container.get("image", ""))
+        if status is not None:
+            text.write(2, f"Image ID:\t{status.get('imageID', '')}")
+        ports = container.get("ports") or []
+        container_ports = ", ".join(_port(p) for p in ports)
+        host_ports = ", ".join(_port(p, "hostPort") for p in ports)
+        text.add(2, "Ports" if "," in container_ports else "Port", container_ports or "<none>")
+        text.add(2, "Host Ports" if "," in host_ports else "Host Port", host_ports or "<none>")
+        for field, heading in (("command", "Command"), ("args", "Args")):
+            if container.get(field):
+                text.raw(2, f"{heading}:")
+                for word in container[field]:
+                    for line in str(word).split("\n"):
+                        text.raw(3, line)
+        if status is not None:
+            _container_state(text, "State", status.get("state") or {})
+            if (status.get("lastState") or {}).get("terminated"):
+                _container_state(text, "Last State", status["lastState"])
+            text.add(2, "Ready", "True" if status.get("ready") else "False")
+            text.add(2, "Restart Count", status.get("restartCount", 0))
+        for heading in ("limits", "requests"):
+            values = (container.get("resources") or {}).get(heading)
+            if values:
+                text.raw(2, f"{heading.capitalize()}:")
+                for key, value in sorted(values.items()):
+                    text.add(3, key, value)
+        for field, heading in (("livenessProbe", "Liveness"), ("readinessProbe", "Readiness"), ("startupProbe", "Startup")):
+            if container.get(field):
+                text.add(2, heading, _probe(container[field]))
+        env = container.get("env") or []
+        text.write(2, "Environment:" + ("" if env else "\t<none>"))
+        for var in env:
+            if "valueFrom" in var:
+                text.write(3, f"{var.get('name', '')}:\t{_value_from(var['valueFrom'], meta)}")
+                continue
+            first, *rest = str(var.get("value", "")).split("\n")
+            text.write(3, f"{var.get('name', '')}:\t{first}")
+            for line in rest:
+                text.more(3, line)
+        mounts = sorted(container.get("volumeMounts") or [], key=lambda m: m.get("mountPath", ""))
+        text.write(2, "Mounts:" + ("" if mounts else "\t<none>"))
+        for mount in mounts:
+            flags = ["ro" if mount.get("readOnly") else "rw"]
+            if mount.get("subPath"):
+                flags.append(f'path="{mount["subPath"]}"')
+            text.raw(3, f"{mount.get('mountPath', '')} from {mount.get('name', '')} ({','.join(flags)})")
+
+
+def _value_from(source: dict[str, Any], meta: dict[str, Any]) -> str:
+    """An environment variable set from elsewhere, as kubectl describes where (and its value, when kubectl knows it)."""
+    if source.get("fieldRef"):
+        ref = source["fieldRef"]
+        path = ref.get("fieldPath", "")
+        # kubectl resolves only the Pod's own metadata (fieldpath.ExtractFieldPathAsString).
+        value = {"metadata.name": meta.get("name"), "metadata.namespace": meta.get("namespace"),
+                 "metadata.uid": meta.get("uid")}.get(path) or ""
+        return f"{value} ({ref.get('apiVersion', 'v1')}:{path})"
+    for key, noun in (("configMapKeyRef", "config map"), ("secretKeyRef", "secret")):
+        if source.get(key):
+            ref = source[key]
+            return f"<set to the key '{ref.get('key', '')}' of {noun} '{ref.get('name', '')}'>\tOptional: {str(bool(ref.get('optional'))).lower()}"
+    return "<set from a source>"
+
+
+# Volume sources kubectl describes: (field, type line, [(heading, field in the source, default)]).
+VOLUME_SOURCES = (
+    ("hostPath", "HostPath (bare host directory volume)", (("Path", "path", ""), ("HostPathType", "type", ""))),
+    ("emptyDir", "EmptyDir (a temporary directory that shares a pod's lifetime)",
+     (("Medium", "medium", ""), ("SizeLimit", "sizeLimit", "<unset>"))),
+    ("configMap", "ConfigMap (a volume populated by a ConfigMap)", (("Name", "name", ""), ("Optional", "optional", False))),
+    ("secret", "Secret (a volume populated by a Secret)", (("SecretName", "secretName", ""), ("Optional", "optional", False))),
+    ("persistentVolumeClaim", "PersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)",
+     (("ClaimName", "claimName", ""), ("ReadOnly", "readOnly", False))),
+)
+
+
+def _volumes(text: Text, volumes: list[dict[str, Any]]) -> None:
+    """describeVolumes: each volume's type and the fields of its source."""
+    if not volumes:
+        text.add(0, "Volumes", "<none>")
+        return
+    text.raw(0, "Volumes:")
+    for volume in volumes:
+        text.raw(1, f"{volume.get('name', '')}:")
+        for field, kind, fields in VOLUME_SOURCES:
+            if field in volume:
+                source = volume[field] or {}
+                text.write(2, f"Type:\t{kind}")
+                for heading, key, default in fields:
+                    value = source.get(key, default)
+                    text.write(2, f"{heading}:\t{str(value).lower() if isinstance(value, bool) else value}")
+                break
+        else:
+            text.write(2, "Type:\t<unknown>")
 
 
 def describe_deployment(deployment: dict[str, Any], replicasets: list[dict[str, Any]]) -> Text:

@@ -17,9 +17,10 @@ from clusterviz.api.client import Client
 from clusterviz.classroom.identity import readable_clusters
 from clusterviz.lessons import BY_SLUG, LESSONS, runner
 
-from . import yaml_form
+from . import kubectl, yaml_form
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
 from .export import export_cluster, import_cluster, uploaded_text
+from .kubectl import Reply
 from .objects import tab_titles
 
 MODES = ("live", "paused", "step", "fast-forward")
@@ -75,8 +76,13 @@ async def cluster_page(request: HttpRequest, cluster: str) -> HttpResponse:
 @require_POST
 async def yaml_action(request: HttpRequest, cluster: str) -> HttpResponse:
     """The YAML editor's buttons: apply, create, dry-run, delete — the same API calls kubectl makes."""
-    outcomes = await yaml_form.run(cluster, request.POST.get("action", ""), request.POST.get("yaml", ""))
-    return render(request, "web/yaml_result.html", {"outcomes": outcomes})
+    action, text = request.POST.get("action", ""), request.POST.get("yaml", "")
+
+    async def work() -> Reply:
+        outcomes = await yaml_form.run(cluster, action, text)
+        return Reply(all(o.ok for o in outcomes), "", [o.kubectl for o in outcomes], outcomes)
+
+    return await kubectl.run(request, cluster, yaml_form.COMMANDS.get(action, kubectl.command(action)), work)
 
 
 async def export(request: HttpRequest, cluster: str) -> HttpResponse:
@@ -146,9 +152,11 @@ async def set_mode(request: HttpRequest, cluster: str) -> HttpResponse:
 
 @require_POST
 async def step(request: HttpRequest, cluster: str) -> HttpResponse:
-    """Controls: deliver one message (or up to the next numbered hop with ``numbered=1``)."""
+    """Controls: deliver one message (up to the next numbered hop with ``numbered=1``; to the next event with ``timer=1``)."""
     client = Client(cluster, "dashboard")
     query = {"untilNumbered": "true"} if request.POST.get("numbered") else {}
+    if request.POST.get("timer"):
+        query = {"untilTimer": "true"}
     await client.request("POST", "/apis/clusterviz.io/v1/simulations/default/step", query=query, payload={})
     simulation = await client.get("simulations", "default")
     return render(request, "web/cluster.html#controls", {"cluster": cluster, "simulation": simulation, "modes": MODES})

@@ -11,7 +11,16 @@ import yaml
 from clusterviz.api import codec, errors
 from clusterviz.api.client import Client, resource_for
 
+from .kubectl import client_error, command, server_error
+
 ACTIONS = ("apply", "create", "dry-run", "delete")
+# The kubectl command of each button; the editor's text is its standard input.
+COMMANDS = {
+    "apply": command("apply", "--server-side", "--force-conflicts", "-f", "-"),
+    "dry-run": command("apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f", "-"),
+    "create": command("create", "-f", "-"),
+    "delete": command("delete", "-f", "-"),
+}
 _LINE = re.compile(r"line (\d+)")
 
 
@@ -22,6 +31,13 @@ class Outcome:
     ok: bool
     text: str
     line: int | None = None
+    # What kubectl prints for the document, when it differs from ``text``.
+    output: str = ""
+
+    @property
+    def kubectl(self) -> str:
+        """The line kubectl prints for this document."""
+        return self.output or (self.text if self.ok else client_error(self.text))
 
 
 def field_line(text: str, path: str) -> int | None:
@@ -116,11 +132,13 @@ async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, 
             query["dryRun"] = "All"
         plural = resource.plural if not resource.group else f"{resource.plural}.{resource.group}"
         await client.patch(plural, name, obj, namespace, patch_type="apply", **query)
-        return Outcome(True, f"{noun} {'would be applied (server dry run)' if action == 'dry-run' else 'applied'}")
+        if action == "dry-run":
+            return Outcome(True, f"{noun} would be applied (server dry run)", output=f"{noun} serverside-applied (server dry run)")
+        return Outcome(True, f"{noun} applied", output=f"{noun} serverside-applied")
     except errors.StatusError as exc:
         line = None
         causes = (exc.details or {}).get("causes") or []
         if causes:
             found = field_line(doc_text, causes[0].get("field", ""))
             line = first_line + found - 1 if found else first_line
-        return Outcome(False, exc.message, line)
+        return Outcome(False, exc.message, line, server_error(exc))

@@ -75,3 +75,24 @@ def test_scaling_from_the_describe_panel_shows_in_the_live_table(page, live: Liv
     page.wait_for_selector("#describe-body pre:has-text('3 desired | 3 updated | 3 total | 3 available')")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert page.problems == []  # type: ignore[attr-defined]
+
+
+def test_a_label_in_step_mode_is_shown_queued_with_its_kubectl_command(page, live: LiveServer):  # noqa: F811
+    assert live.manage("createcluster", "queued", "--nodes", "2").returncode == 0
+    page.goto(f"{live.url}/c/queued/")
+    page.wait_for_selector("#kubectl-log", state="attached")
+    page.click("#controls button[value='step']")
+    page.wait_for_selector("#controls button.on[value='step']")
+    page.fill("#value-node02", "disktype=ssd")
+    page.click("#node-node02 button[value='label']")
+    # The reply comes at once: the write waits at hop 1, and the pane shows the command it stands for.
+    page.wait_for_selector("#flash-node02 .flash.queued:has-text('waiting at hop 1')")
+    page.wait_for_selector("#kubectl-log pre:has-text('$ kubectl label node node02 disktype=ssd')")
+    page.wait_for_selector("#clock:has-text('held at hop 1: patch Node/node02')")
+    for _ in range(3):
+        with page.expect_response(lambda r: "/controls/step" in r.url):
+            page.click("#controls button:has-text('Next numbered hop')")
+    page.wait_for_selector("#flash-node02 .flash.ok:has-text('node/node02 labeled')")
+    page.wait_for_selector("#kubectl-log pre:has-text('node/node02 labeled')")
+    page.wait_for_selector("#node-node02 .labels code:has-text('disktype=ssd')")
+    assert page.problems == []  # type: ignore[attr-defined]

@@ -1,0 +1,127 @@
+"""kubectl's side of the page's actions: the command each stands for, its answer, and writes held on the bus.
+
+An action's reply shows ``$ kubectl ...`` and kubectl's answer in the pane
+(``console.html``). A write the simulation holds (step mode: it waits at hop
+1 until stepped) is not waited for: the reply says at once where it waits,
+the write goes on in the background, and the page fetches its outcome with a
+long poll (``console/result/<token>``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import shlex
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from clusterviz.api import errors
+from clusterviz.api.client import Client
+
+# How long an action's reply waits for its write before answering that the write is on its way.
+QUEUED_AFTER = 0.3
+# How long one long poll for a queued action's outcome waits before the page asks again.
+RESULT_WAIT = 20.0
+# Outcomes nobody fetched are dropped after this many newer actions.
+KEPT_RUNS = 200
+
+
+@dataclass
+class Reply:
+    """How an action ended: the line for the page's flash area (or the editor's outcomes), and kubectl's lines."""
+
+    ok: bool
+    flash: str
+    output: list[str] = field(default_factory=list)
+    outcomes: list[Any] | None = None
+
+
+Work = Callable[[], Awaitable[Reply]]
+
+
+@dataclass
+class _Run:
+    """An action whose write is still on its way: its command, what the page was told, and the work."""
+
+    line: str
+    notice: str
+    task: asyncio.Task[Reply]
+
+
+_runs: dict[str, _Run] = {}
+
+
+def command(*words: str) -> str:
+    """``kubectl`` and its arguments as a shell line (what a user would type)."""
+    return shlex.join(["kubectl", *words])
+
+
+def namespace_flag(namespace: str) -> list[str]:
+    """``-n NS``, left out for the default namespace as people type it."""
+    return [] if namespace in ("", "default") else ["-n", namespace]
+
+
+def server_error(exc: errors.StatusError) -> str:
+    """A failed request as kubectl prints it (kubectl's cmdutil.StandardErrorMessage)."""
+    details = exc.details or {}
+    if exc.reason != "Invalid" or not (details.get("kind") or details.get("name")):
+        return f"Error from server ({exc.reason}): {exc.message}"
+    causes = [
+        f"{c['field']}: {c.get('message', '')}" if c.get("field") else str(c.get("message", ""))
+        for c in details.get("causes") or []
+    ]
+    invalid = f'The {details.get("kind", "")} "{details.get("name", "")}" is invalid'
+    if not causes:
+        return invalid
+    # An aggregate of several errors prints as a bracketed list.
+    return f"{invalid}: {causes[0] if len(causes) == 1 else '[' + ', '.join(causes) + ']'}"
+
+
+def client_error(message: str) -> str:
+    """What kubectl prints when it refuses the input itself."""
+    return f"error: {message}"
+
+
+async def run(request: HttpRequest, cluster: str, line: str, work: Work) -> HttpResponse:
+    """Start an action; its reply (flash + the pane's entry) once done, or the queued notice if it is held.
+
+    ``line`` is the kubectl command the action stands for. The work runs as a
+    task of its own, so a write held at hop 1 completes after the reply has
+    gone, whenever the class steps it.
+    """
+    task = asyncio.ensure_future(work())
+    token = secrets.token_urlsafe(9)
+    done, _pending = await asyncio.wait({task}, timeout=QUEUED_AFTER)
+    if task in done:
+        return _outcome(request, cluster, token, line, task.result(), queued=False)
+    simulation = await Client(cluster, "dashboard").get("simulations", "default")
+    held = simulation["spec"]["mode"] in ("step", "paused")
+    notice = _("waiting at hop 1: press Next numbered hop") if held else _("sent; waiting for the API server's answer")
+    _runs[token] = _Run(line, notice, task)
+    while len(_runs) > KEPT_RUNS:
+        _runs.pop(next(iter(_runs)))
+    context = {"cluster": cluster, "token": token, "line": line, "notice": notice}
+    return render(request, "web/console.html#queued", context)
+
+
+async def result(request: HttpRequest, cluster: str, token: str) -> HttpResponse:
+    """The outcome of a queued action (a long poll: answers when it is done, or asks the page to ask again)."""
+    queued = _runs.get(token)
+    if queued is None:
+        return render(request, "web/flash.html", {"error": _("this action's outcome is no longer known")})
+    done, _pending = await asyncio.wait({queued.task}, timeout=RESULT_WAIT)
+    if queued.task not in done:
+        return render(request, "web/console.html#poll", {"cluster": cluster, "token": token, "notice": queued.notice})
+    _runs.pop(token, None)
+    return _outcome(request, cluster, token, queued.line, queued.task.result(), queued=True)
+
+
+def _outcome(request: HttpRequest, cluster: str, token: str, line: str, reply: Reply, queued: bool) -> HttpResponse:
+    """The flash (or the YAML editor's result list) and the pane's entry: appended, or replacing the queued one."""
+    context = {"cluster": cluster, "token": token, "line": line, "reply": reply, "queued": queued}
+    return render(request, "web/console.html#outcome", context)
