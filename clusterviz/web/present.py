@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clusterviz import lessons
@@ -30,8 +31,11 @@ from .models import Presentation
 
 log = logging.getLogger(__name__)
 
-# Next delivers at most this many messages looking for the followed Pod's next beat.
+# Next delivers at most this many messages looking for the followed Pod's next beat, and moves the clock
+# on to at most this many timers when nothing is waiting.
 NEXT_LIMIT = 3000
+SKIP_LIMIT = 20
+SIMULATION = "/apis/clusterviz.io/v1/simulations/default"
 # Writes started by the script's buttons, by number: kept until their outcome has been shown (a write
 # held in step mode finishes only after Next has delivered its hops).
 _ACTIONS: dict[int, tuple[asyncio.Task[Any], str]] = {}
@@ -202,47 +206,73 @@ def _worth_a_stop(message: dict[str, Any], told: story.Story) -> bool:
     return message.get("step") == 1 and message.get("from") in CLIENTS
 
 
-async def _deliver(client: Client, until_timer: bool = False) -> dict[str, Any] | None:
-    """One message (or, with ``until_timer``, the clock moved on to the next timer); None when nothing is due."""
-    query = {"untilTimer": "true"} if until_timer else {}
-    response = await client.request("POST", "/apis/clusterviz.io/v1/simulations/default/step", query=query, payload={})
+async def _deliver(client: Client) -> dict[str, Any] | None:
+    """One message delivered; None when nothing is waiting on the bus."""
+    response = await client.request("POST", f"{SIMULATION}/step", payload={})
     if response.body.get("kind") != "FlowMessage":
         return None
     return {k: v for k, v in response.body.items() if k not in ("apiVersion", "kind", "metadata")}
+
+
+async def _skip(client: Client) -> dict[str, Any] | None:
+    """Move the clock on to the next timer (an image pull, a node's grace period): what it was, or None."""
+    response = await client.request("POST", f"{SIMULATION}/step", query={"untilTimer": "true"}, payload={})
+    if response.body.get("reason") not in ("TimerFired", "MessageDelivered"):
+        return None
+    return dict((response.body.get("details") or {}).get("next") or {"time": 0, "what": ""})
+
+
+def _timer_stop(due: dict[str, Any]) -> dict[str, Any]:
+    """A timer that fired, shown like a hop without a number."""
+    return {"seq": 0, "from": due.get("component", ""), "to": due.get("component", ""), "verb": "timer", "step": None,
+            "object": {"kind": "", "namespace": "", "name": ""},
+            "caption": {"what": f"t = {float(due.get('time', 0)):.1f} s: {due.get('what', '')}",
+                        "why": _("Nothing was waiting on the bus, so the simulated clock moved on to the next timer.")}}
 
 
 @require_POST
 async def next_beat(request: HttpRequest, cluster: str) -> JsonResponse:
     """Deliver messages until the followed Pod's story has one more complete beat, or another hop worth a stop.
 
-    When nothing is waiting on the bus but a timer is due (an image pull, a node's grace period), the clock
-    moves on to it, so Next always takes the lesson forward.
+    When nothing is waiting on the bus but a timer is set (an image pull, a node's grace period, the
+    scheduler's back-off), the clock moves on to it, so Next always takes the lesson forward.
     """
     client = Client(cluster, "dashboard")
     presentation = await _presentation(cluster)
     messages = await _trace(client, presentation.start_seq)
     told = _story(presentation, messages)
     before = len(told.done)
-    delivered, stop = 0, None
+    delivered, skips, stop, timer = 0, 0, None, None
     while delivered < NEXT_LIMIT:
         message = await _deliver(client)
-        if message is None and delivered == 0:
-            message = await _deliver(client, until_timer=True)
         if message is None:
-            break
-        delivered += 1
-        messages.append(message)
+            due = await _skip(client) if skips < SKIP_LIMIT else None
+            if due is None:
+                break
+            skips += 1
+            # What came due before the timer was delivered by the skip: read it from the trace.
+            messages = await _trace(client, presentation.start_seq)
+            delivered = max(delivered, 1)
+            if not due.get("what", "").endswith("heartbeat"):
+                told = _story(presentation, messages)
+                timer = _timer_stop(due)
+                break
+        else:
+            delivered += 1
+            messages.append(message)
         was_told = told
         told = _story(presentation, messages)
         if len(told.done) > before:
             break
-        if _worth_a_stop(message, was_told):
+        if message is not None and _worth_a_stop(message, was_told):
             stop = message
             break
     payload = story_payload(told, messages, await _pinned(client, told.pod, messages))
     payload["delivered"] = delivered
     if stop is not None:
         payload["stop"] = {**stop, "caption": caption(stop)}
+    elif timer is not None and len(told.done) == before:
+        payload["stop"] = timer
     return JsonResponse(payload)
 
 
