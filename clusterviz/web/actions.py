@@ -21,6 +21,8 @@ from clusterviz.api import errors
 from clusterviz.api.bootstrap import node_object
 from clusterviz.api.client import Client
 
+from .language import kubectl_line, refused
+
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 KUBELET_ANNOTATION = "clusterviz.io/kubelet"
 # Workload kinds the page can scale and re-image, by plural: the noun kubectl prints for each.
@@ -83,7 +85,7 @@ def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -
                 % {"key": key, "value": labels[key]}
             )
         patch["metadata"]["labels"] = {key: val}
-        return patch, _("node/%(name)s labeled") % {"name": name}
+        return patch, kubectl_line(f"node/{name} labeled", _("label set"))
     if action == "unlabel":
         key = value.strip().removesuffix("-")
         if not key:
@@ -91,7 +93,7 @@ def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -
         if key not in labels:
             raise InputError(_('label "%(key)s" not found') % {"key": key})
         patch["metadata"]["labels"] = {key: None}
-        return patch, _("node/%(name)s unlabeled") % {"name": name}
+        return patch, kubectl_line(f"node/{name} unlabeled", _("label removed"))
     if action == "taint":
         taint = parse_taint(value)
         same = [t for t in taints if (t.get("key"), t.get("effect")) == (taint["key"], taint["effect"])]
@@ -101,7 +103,7 @@ def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -
                 % {"name": name, "key": taint["key"]}
             )
         patch["spec"] = {"taints": [t for t in taints if t not in same] + [taint]}
-        return patch, _("node/%(name)s tainted") % {"name": name}
+        return patch, kubectl_line(f"node/{name} tainted", _("taint added"))
     if action == "untaint":
         # kubectl taint node NAME key:Effect- (one effect) or key- (every effect of that key).
         key, _sep, effect = value.strip().removesuffix("-").partition(":")
@@ -109,12 +111,12 @@ def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -
         if not key.strip() or len(kept) == len(taints):
             raise InputError(_('taint "%(taint)s" not found') % {"taint": value.strip()})
         patch["spec"] = {"taints": kept or None}
-        return patch, _("node/%(name)s untainted") % {"name": name}
+        return patch, kubectl_line(f"node/{name} untainted", _("taint removed"))
     if action in ("cordon", "uncordon"):
         patch["spec"] = {"unschedulable": True if action == "cordon" else None}
-        return patch, (_("node/%(name)s cordoned") if action == "cordon" else _("node/%(name)s uncordoned")) % {
-            "name": name
-        }
+        if action == "cordon":
+            return patch, kubectl_line(f"node/{name} cordoned", _("scheduling disabled"))
+        return patch, kubectl_line(f"node/{name} uncordoned", _("scheduling enabled again"))
     if action in ("stop", "start"):
         patch["metadata"]["annotations"] = {KUBELET_ANNOTATION: "stopped" if action == "stop" else "running"}
         return patch, (_("kubelet on %(name)s stopped") if action == "stop" else _("kubelet on %(name)s started")) % {
@@ -131,14 +133,14 @@ async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResp
     try:
         if action == "delete":
             await client.delete("nodes", name)
-            return flash(request, done=_('node "%(name)s" deleted') % {"name": name})
+            return flash(request, done=kubectl_line(f'node "{name}" deleted', _("node removed")))
         node = await client.get("nodes", name)
         patch, done = node_patch(node, action, request.POST.get("value", ""), bool(request.POST.get("overwrite")))
         await client.patch("nodes", name, patch)
     except InputError as exc:
         return flash(request, error=str(exc))
     except errors.StatusError as exc:
-        return flash(request, error=exc.message)
+        return flash(request, error=refused(exc.message))
     return flash(request, done=done)
 
 
@@ -166,8 +168,8 @@ async def add_node(request: HttpRequest, cluster: str) -> HttpResponse:
         )
         await client.create(body)
     except errors.StatusError as exc:
-        return flash(request, error=exc.message)
-    return flash(request, done=_("node/%(name)s created") % {"name": name})
+        return flash(request, error=refused(exc.message))
+    return flash(request, done=kubectl_line(f"node/{name} created", _("node added")))
 
 
 @require_POST
@@ -185,7 +187,7 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
             except ValueError:
                 raise InputError(_("the number of replicas must be a whole number")) from None
             await client.patch(plural, name, {"spec": {"replicas": replicas}}, namespace, sub="scale")
-            return flash(request, done=_("%(noun)s/%(name)s scaled") % {"noun": noun, "name": name})
+            return flash(request, done=kubectl_line(f"{noun}/{name} scaled", _("replica count changed")))
         if action == "image":
             container = request.POST.get("container", "")
             workload = await client.get(plural, name, namespace)
@@ -202,12 +204,12 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
                 }
             }
             await client.patch(plural, name, patch, namespace, patch_type="strategic")
-            return flash(request, done=_("%(noun)s/%(name)s image updated") % {"noun": noun, "name": name})
+            return flash(request, done=kubectl_line(f"{noun}/{name} image updated", _("image changed")))
         raise InputError(_("unknown action %(action)s") % {"action": action})
     except InputError as exc:
         return flash(request, error=str(exc))
     except errors.StatusError as exc:
-        return flash(request, error=exc.message)
+        return flash(request, error=refused(exc.message))
 
 
 @require_POST
@@ -216,5 +218,5 @@ async def delete_pod(request: HttpRequest, cluster: str, namespace: str, name: s
     try:
         await Client(cluster, "dashboard").delete("pods", name, namespace)
     except errors.StatusError as exc:
-        return flash(request, error=exc.message)
-    return flash(request, done=_('pod "%(name)s" deleted') % {"name": name})
+        return flash(request, error=refused(exc.message))
+    return flash(request, done=kubectl_line(f'pod "{name}" deleted', _("Pod deleted")))

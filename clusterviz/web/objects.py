@@ -20,6 +20,7 @@ from clusterviz.api.client import Client, find_resource, path_for
 
 from . import describe as describers
 from .actions import WORKLOADS
+from .language import refused
 
 TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io"
 # The tabs of the panel: key -> (title, resources shown one table each).
@@ -145,7 +146,7 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
         )
         events = await get_table(client, "events", field_selector=selector)
     except errors.StatusError as exc:
-        return {**context, "error": exc.message}
+        return {**context, "error": refused(exc.message)}
     columns = [c["name"] for c in events["columnDefinitions"]]
 
     def cell(row: dict[str, Any], column: str) -> Any:
@@ -183,7 +184,7 @@ async def objects(request: HttpRequest, cluster: str) -> HttpResponse:
             for plural in plurals
         ]
     except errors.StatusError as exc:
-        return HttpResponse(render_to_string("web/flash.html", {"error": exc.message}))
+        return HttpResponse(render_to_string("web/flash.html", {"error": refused(exc.message)}))
     html = render_to_string("web/objects.html#tables", {"cluster": cluster, "tables": tables}, request)
     target = parse_target(request.GET.get("describe", ""))
     if target:

@@ -7,9 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 from clusterviz.api import codec, errors
 from clusterviz.api.client import Client, resource_for
+
+from .language import kubectl_line
 
 ACTIONS = ("apply", "create", "dry-run", "delete")
 _LINE = re.compile(r"line (\d+)")
@@ -17,11 +21,20 @@ _LINE = re.compile(r"line (\d+)")
 
 @dataclass
 class Outcome:
-    """One line of the result panel: what happened to one document, or why it failed and where."""
+    """One line of the result panel: what happened to one document, or why it failed and where.
+
+    ``text`` is what kubectl would print when ``meaning`` (its translation) is set, else the page's own words.
+    """
 
     ok: bool
     text: str
     line: int | None = None
+    meaning: str = ""
+
+    @property
+    def html(self) -> SafeString | str:
+        """The line as the page shows it: kubectl's words with their meaning beside them, or the page's own."""
+        return kubectl_line(self.text, self.meaning) if self.meaning else self.text
 
 
 def field_line(text: str, path: str) -> int | None:
@@ -64,7 +77,7 @@ def split_documents(text: str) -> list[tuple[int, str]]:
 async def run(cluster: str, action: str, text: str) -> list[Outcome]:
     """Send every document of ``text`` to the API as ``kubectl apply|create|delete`` (or a dry run) would."""
     if action not in ACTIONS:
-        return [Outcome(False, f"unknown action {action!r}")]
+        return [Outcome(False, _("unknown action %(action)s") % {"action": action})]
     try:
         documents = codec.parse_yaml(text, multi=True)
     except errors.StatusError as exc:
@@ -73,10 +86,10 @@ async def run(cluster: str, action: str, text: str) -> list[Outcome]:
     outcomes = []
     for obj, (first_line, doc_text) in zip(documents, split_documents(text), strict=True):
         if not isinstance(obj, dict):
-            outcomes.append(Outcome(False, "a document must be a Kubernetes object (a mapping)", first_line))
+            outcomes.append(Outcome(False, _("a document must be a Kubernetes object (a mapping)"), first_line))
             continue
         outcomes.append(await _one(client, action, obj, doc_text, first_line))
-    return outcomes or [Outcome(False, "there is nothing to send: the editor is empty")]
+    return outcomes or [Outcome(False, _("there is nothing to send: the editor is empty"))]
 
 
 def _unreadable(text: str, exc: errors.StatusError) -> Outcome:
@@ -94,7 +107,7 @@ def _unreadable(text: str, exc: errors.StatusError) -> Outcome:
         except RecursionError:
             pass  # too deeply nested to compose: the decoder's message says so
     match = _LINE.search(message)
-    return Outcome(False, message, int(match.group(1)) if match else None)
+    return Outcome(False, message, int(match.group(1)) if match else None, _("the YAML cannot be read"))
 
 
 async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, first_line: int) -> Outcome:
@@ -106,21 +119,24 @@ async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, 
         noun = f"{resource.kind.lower()}{'.' + resource.group if resource.group else ''}/{name}"
         if action == "create":
             await client.create(obj, namespace)
-            return Outcome(True, f"{noun} created")
+            return Outcome(True, f"{noun} created", meaning=_("created"))
         if action == "delete":
-            await client.delete(resource.plural if not resource.group else f"{resource.plural}.{resource.group}",
-                                name, namespace)
-            return Outcome(True, f'{noun.split("/")[0]} "{name}" deleted')
+            await client.delete(
+                resource.plural if not resource.group else f"{resource.plural}.{resource.group}", name, namespace
+            )
+            return Outcome(True, f'{noun.split("/")[0]} "{name}" deleted', meaning=_("deleted"))
         query = {"fieldManager": "clusterviz-dashboard", "force": "true"}
         if action == "dry-run":
             query["dryRun"] = "All"
         plural = resource.plural if not resource.group else f"{resource.plural}.{resource.group}"
         await client.patch(plural, name, obj, namespace, patch_type="apply", **query)
-        return Outcome(True, f"{noun} {'would be applied (server dry run)' if action == 'dry-run' else 'applied'}")
+        if action == "dry-run":
+            return Outcome(True, f"{noun} would be applied (server dry run)", meaning=_("checked by a server dry run"))
+        return Outcome(True, f"{noun} applied", meaning=_("applied"))
     except errors.StatusError as exc:
         line = None
         causes = (exc.details or {}).get("causes") or []
         if causes:
             found = field_line(doc_text, causes[0].get("field", ""))
             line = first_line + found - 1 if found else first_line
-        return Outcome(False, exc.message, line)
+        return Outcome(False, exc.message, line, _("refused by the API server"))
