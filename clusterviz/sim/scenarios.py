@@ -75,7 +75,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "creation-flow", "1. The creation flow, hop by hop", "1. 创建流程，逐步观察",
         "Apply, then step: kubectl → API server → etcd (1-3), the controller manager's watch (4-5), Pods created "
         "(6-8), the scheduler picks nodes (9-11), the kubelet pulls and starts (12-13).",
-        "点击 Apply 后单步执行：kubectl → API Server → etcd（1-3），控制器管理器的 list-watch（4-5），创建 Pod（6-8），"
+        "点击“应用”后单步执行：kubectl → API Server → etcd（1-3），控制器管理器的 list-watch（4-5），创建 Pod（6-8），"
         "调度器选择节点（9-11），kubelet 拉取镜像并启动容器（12-13）。",
         _deployment("myapp", 3, ""),
     ),
@@ -94,11 +94,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         _deployment("myapp", 2, "      nodeSelector:\n        disktype: ssd\n"),
     ),
     Scenario(
-        "node-affinity", "4. Node affinity: hard rules, then soft weights", "4. 节点亲和性：先硬后软，按权重",
+        "node-affinity", "4. Node affinity: hard rules, then soft weights", "4. 节点亲和性：先硬策略，再按权重看软策略",
         "Required: zone In (a, b) rules out node03. Preferred: disktype=ssd (weight 80) beats gpu Exists "
         "(weight 20), so node01 scores highest. Open a Pod's scoring panel to see NodeAffinity's scores.",
-        "硬亲和：zone In (a, b) 排除 node03。软亲和：disktype=ssd（权重 80）胜过 gpu Exists（权重 20），"
-        "所以 node01 得分最高。点开 Pod 的打分面板查看 NodeAffinity 的分数。",
+        "硬策略：标签 zone=a 或 zone=b（In）排除了 node03。软策略：disktype=ssd（权重 80）胜过有 gpu=… 标签（Exists，"
+        "权重 20），所以 node01 得分最高。点开 Pod 的打分面板查看 NodeAffinity 的分数。",
         _deployment("myapp", 2, """      affinity:
         nodeAffinity:
           requiredDuringSchedulingIgnoredDuringExecution:
@@ -120,7 +120,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                NodeSpec("node03", labels={"zone": "c", "disktype": "ssd"})),
     ),
     Scenario(
-        "pod-anti-affinity", "5. Pod anti-affinity: one replica per node", "5. Pod 反亲和：每个节点一个副本",
+        "pod-anti-affinity", "5. Pod anti-affinity: one replica per node", "5. Pod 反亲和性：每个节点一个副本",
         "Each Pod refuses a node that already runs an app=myapp Pod (topologyKey kubernetes.io/hostname). "
         "Scale to 4 and the fourth stays Pending.",
         "每个 Pod 都不去已有 app=myapp Pod 的节点（topologyKey 为 kubernetes.io/hostname）。扩容到 4 个，"
@@ -134,11 +134,11 @@ SCENARIOS: tuple[Scenario, ...] = (
 """),
     ),
     Scenario(
-        "balanced-allocation", "6. Resources: LeastRequested vs BalancedAllocation", "6. 资源：最少请求与均衡分配",
+        "balanced-allocation", "6. Resources: LeastRequested vs BalancedAllocation", "6. 资源：最低请求优先级与平衡资源分配",
         "node01 is already at 20% CPU / 60% memory, node02 at 50% / 50%, node03 is full. BalancedResourceAllocation "
         "prefers node02, whose CPU and memory use are closer together; node03 fails with Insufficient cpu.",
         "node01 已用 20% CPU / 60% 内存，node02 为 50% / 50%，node03 已满。BalancedResourceAllocation 更偏好 CPU "
-        "与内存使用更接近的 node02；node03 因 Insufficient cpu 被过滤。",
+        "与内存使用更接近的 node02；node03 因 CPU 不足被过滤。",
         """apiVersion: v1
 kind: Pod
 metadata:
@@ -168,7 +168,7 @@ spec:
         "scale-and-roll", "8. Scale and roll: 1 → 2 → 5 → 1, then a new image", "8. 扩缩容与滚动更新",
         "Scale the ReplicationController mysql with kubectl scale rc mysql --replicas=2 (then 5, then 1), and "
         "change the Deployment's image to soscscs/myapp:v2 to watch a rolling update.",
-        "用 kubectl scale rc mysql --replicas=2（再 5、再 1）扩缩容 ReplicationController，并把 Deployment 的镜像改成 "
+        "在对象面板里把 ReplicationController mysql 扩缩容到 2 个副本（再 5 个、再 1 个），并把 Deployment 的镜像改成 "
         "soscscs/myapp:v2，观察滚动更新。",
         """apiVersion: v1
 kind: ReplicationController
@@ -195,7 +195,7 @@ spec:
         "node-failure", "9. A node fails", "9. 节点故障",
         "Apply, then stop node02's kubelet from its card. After the grace period the node controller marks it "
         "NotReady and taints it; its Pods are evicted and recreated on the other nodes.",
-        "Apply 后在 node02 卡片上停止 kubelet。宽限期过后节点控制器把它标记为 NotReady 并打上污点，"
+        "点击“应用”后在 node02 卡片上停止 kubelet。宽限期过后节点控制器把它标记为 NotReady 并打上污点，"
         "上面的 Pod 被驱逐并在其他节点重建。",
         _deployment("myapp", 3, ""),
     ),
@@ -204,7 +204,7 @@ spec:
         "The Service selects app=myapp; its Endpoints list exactly the Ready Pods. Scale the Deployment or stop a "
         "kubelet and watch kubectl get endpoints myapp follow.",
         "Service 通过标签 app=myapp 选择 Pod，Endpoints 只列出 Ready 的 Pod。扩缩容或停止某个 kubelet，"
-        "用 kubectl get endpoints myapp 观察变化。",
+        "在对象面板的 Service + Endpoints 标签页观察变化。",
         _deployment("myapp", 3, "") + """---
 apiVersion: v1
 kind: Service

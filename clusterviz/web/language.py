@@ -208,7 +208,13 @@ def beside_upstream(message: str) -> SafeString:
     translated = translate_upstream(message)
     if translated == message:
         return format_html("{}", message)
-    return format_html('{} <span class="upstream" lang="en">{}</span>', translated, message)
+    # Marked with its language too, so that it reads right inside English output such as an Events table.
+    return format_html(
+        '<span lang="{}">{}</span> <span class="upstream" lang="en">{}</span>',
+        translation.get_language(),
+        translated,
+        message,
+    )
 
 
 def kubectl_line(line: str, meaning: str = "") -> SafeString:

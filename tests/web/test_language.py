@@ -2,8 +2,11 @@
 
 import pytest
 from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from clusterviz.api.client import Client
+from clusterviz.sim import scenarios
 from tests.web.untranslated import untranslated_english
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,6 +88,7 @@ async def test_the_objects_panel_and_the_outcomes_of_actions_have_no_english_lef
     assert '<samp lang="en">deployment.apps/myapp applied</samp> 已应用' in applied
     labelled = await chinese_page(async_client, "/c/demo/nodes/node01/action", action="label", value="disktype=ssd")
     assert '<samp lang="en">node/node01 labeled</samp> 已设置标签' in labelled
+    assert '<span lang="zh-hans">0/3 个节点可用：3 个节点 CPU 不足。' in pages[2]  # a FailedScheduling event
     names = mixed | await names_in("demo")
     for html in (*pages, applied, labelled):
         assert untranslated_english(html, names) == []
@@ -99,3 +103,16 @@ def test_the_check_finds_english_and_spares_what_may_stay_english():
         "'Step through': Step, through",
         "'单步 Insufficient cpu': Insufficient, cpu",
     ]
+
+
+def test_every_lesson_is_told_in_the_glossary_s_chinese():
+    with translation.override("zh-hans"):
+        for scenario in scenarios.SCENARIOS:
+            html = render_to_string("web/preset.html", {"title": scenario.title_zh, "watch": scenario.watch_zh})
+            assert untranslated_english(html, {"myapp", "mysql"}) == [], scenario.key
+
+
+async def test_the_home_page_has_no_english_left_in_chinese(async_client):
+    html = await chinese_page(async_client, "/")
+    created = await chinese_page(async_client, "/clusters/new", name="lesson1", nodes="2")
+    assert untranslated_english(html + created, await names_in("demo") | {"lesson1"}) == []

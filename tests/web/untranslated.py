@@ -50,20 +50,32 @@ class _VisibleText(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.open: list[bool] = []  # for each open element: is its content exempt?
+        # For each open element: is its content verbatim, is it English (inherited until an element says otherwise)?
+        self.open: list[tuple[bool, bool]] = []
         self.texts: list[str] = []
         self.glued = False  # the last tag was a <wbr>: the next text continues the word before it
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.glued = tag == "wbr"
         values = dict(attrs)
-        exempt = (bool(self.open) and self.open[-1]) or tag in VERBATIM or values.get("lang") == "en"
-        if not exempt:
+        verbatim = self.verbatim or tag in VERBATIM
+        english = values["lang"] == "en" if values.get("lang") else self.english
+        if not (verbatim or english):
             self.texts.extend(
                 value or "" for name, value in attrs if name in SHOWN_ATTRIBUTES or name.startswith(SHOWN_PREFIXES)
             )
         if tag not in VOID:
-            self.open.append(exempt)
+            self.open.append((verbatim, english))
+
+    @property
+    def verbatim(self) -> bool:
+        """Inside code, kubectl output or a script."""
+        return bool(self.open) and self.open[-1][0]
+
+    @property
+    def english(self) -> bool:
+        """Inside an element marked ``lang="en"``."""
+        return bool(self.open) and self.open[-1][1]
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
@@ -76,7 +88,7 @@ class _VisibleText(HTMLParser):
             self.open.pop()
 
     def handle_data(self, data: str) -> None:
-        if self.open and self.open[-1]:
+        if self.verbatim or self.english:
             return
         if self.glued and self.texts:
             self.texts[-1] += data
