@@ -38,11 +38,6 @@ def chinese() -> bool:
     return (translation.get_language() or "").startswith("zh")
 
 
-def gloss(meaning: str) -> str:
-    """What an English line means, to show beside it: ``meaning`` on a translated page, nothing on an English one."""
-    return "" if (translation.get_language() or "en").startswith("en") else str(meaning)
-
-
 # Upstream's reasons, each translated as what it says about a node: it reads after "N 个节点" in a
 # counted message and on its own in a node's filter cell.
 REASONS: dict[str, Promise] = {
@@ -132,14 +127,13 @@ _FIT_ERROR = re.compile(re.escape(framework.NO_NODE_AVAILABLE_FORMAT).replace(r"
 # Between the parts of a message: upstream's ", ".
 SEPARATOR = pgettext_lazy("list separator", ", ")
 _COUNTED = re.compile(r"(?P<count>\d+) (?P<reason>.+)")
-_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+# Where Chinese meets Latin letters or digits: a space goes there ("3 个节点 CPU 不足").
+_SCRIPT_CHANGE = re.compile(r"(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])")
 
 
-def _spaced(left: str, right: str) -> str:
-    """Two pieces of Chinese text joined, with a space where Chinese meets Latin letters or digits."""
-    if left and right and bool(_CJK.match(left[-1])) != bool(_CJK.match(right[0])):
-        return f"{left} {right}"
-    return left + right
+def _spaced(text: str) -> str:
+    """Chinese text with a space wherever it meets Latin letters or digits."""
+    return _SCRIPT_CHANGE.sub(" ", text)
 
 
 def _one_reason(reason: str) -> str:
@@ -162,9 +156,9 @@ def _reason_list(text: str) -> str:
     for item in text.split(", "):
         counted = _COUNTED.fullmatch(item)
         if counted:
-            parts.append(_spaced(_("%(count)s node(s)") % {"count": counted["count"]}, _one_reason(counted["reason"])))
+            parts.append(_spaced(_("%(count)s node(s)") % {"count": counted["count"]} + _one_reason(counted["reason"])))
         else:
-            parts.append(_one_reason(item))
+            parts.append(_spaced(_one_reason(item)))
     return str(SEPARATOR).join(parts)
 
 
@@ -188,7 +182,7 @@ def _translated(message: str) -> str:
         "total": fit["total"],
         "reasons": _reason_list(body) if body else "",
     }
-    return _spaced(text, _post_filter(post)) if post else text
+    return text + _post_filter(post) if post else text
 
 
 def translate_upstream(message: str) -> str:
@@ -218,10 +212,9 @@ def beside_upstream(message: str) -> SafeString:
 
 
 def kubectl_line(line: str, meaning: str = "") -> SafeString:
-    """HTML of a line kubectl would print, kept as it is, with what it means beside it on a translated page."""
-    said = gloss(meaning) if meaning else ""
-    if said:
-        return format_html('<samp lang="en">{}</samp> {}', line, said)
+    """HTML of a line kubectl would print, kept as it is, with what it means beside it on a Chinese page."""
+    if meaning and chinese():
+        return format_html('<samp lang="en">{}</samp> {}', line, meaning)
     return format_html('<samp lang="en">{}</samp>', line)
 
 

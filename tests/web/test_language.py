@@ -7,6 +7,7 @@ from django.utils import translation
 
 from clusterviz.api.client import Client
 from clusterviz.sim import scenarios
+from clusterviz.web.language import beside_upstream, translate_upstream
 from tests.web.untranslated import untranslated_english
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -116,3 +117,44 @@ async def test_the_home_page_has_no_english_left_in_chinese(async_client):
     html = await chinese_page(async_client, "/")
     created = await chinese_page(async_client, "/clusters/new", name="lesson1", nodes="2")
     assert untranslated_english(html + created, await names_in("demo") | {"lesson1"}) == []
+
+
+class TestTranslateUpstream:
+    def test_a_counted_composite_message_with_preemption_is_translated_part_by_part(self):
+        message = (
+            "0/4 nodes are available: 1 Insufficient cpu, 1 Insufficient nvidia.com/gpu, 2 node(s) had untolerated "
+            "taint(s). no new claims to deallocate, preemption: 0/4 nodes are available: 2 No preemption victims "
+            "found for incoming pod, 2 Preemption is not helpful for scheduling."
+        )
+        with translation.override("zh-hans"):
+            assert translate_upstream(message) == (
+                "0/4 个节点可用：1 个节点 CPU 不足，1 个节点 nvidia.com/gpu 不足，2 个节点有 Pod 不能容忍的污点。"
+                "没有可释放的新资源申领（ResourceClaim），抢占：0/4 个节点可用：2 个节点找不到可为该 Pod 抢占的低优先级 Pod，"
+                "2 个节点抢占也无助于调度。"
+            )
+
+    def test_one_node_s_reasons_read_without_a_count(self):
+        with translation.override("zh-hans"):
+            assert translate_upstream("Insufficient cpu, Insufficient memory") == "CPU 不足，内存不足"
+            assert translate_upstream("node(s) didn't satisfy plugin(s) [NodeAffinity NodePorts]") == (
+                "不满足插件 [NodeAffinity NodePorts]"
+            )
+            assert (
+                translate_upstream(
+                    "0/3 nodes are available: pod affinity terms conflict. preemption: not eligible due to "
+                    "preemptionPolicy=Never."
+                )
+                == "0/3 个节点可用：Pod 的节点亲和性条件相互冲突。抢占：不能抢占：preemptionPolicy=Never。"
+            )
+
+    def test_english_pages_and_unknown_messages_keep_upstream_s_words(self):
+        message = "0/3 nodes are available: 3 Insufficient cpu."
+        with translation.override("en"):
+            assert translate_upstream(message) == message
+            assert beside_upstream(message) == message
+        with translation.override("zh-hans"):
+            assert translate_upstream("parsing pod: bad selector") == "parsing pod: bad selector"
+            assert beside_upstream(message) == (
+                '<span lang="zh-hans">0/3 个节点可用：3 个节点 CPU 不足。</span> '
+                '<span class="upstream" lang="en">0/3 nodes are available: 3 Insufficient cpu.</span>'
+            )
