@@ -16,6 +16,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from .language import chinese
+
 CLIENTS = frozenset({"kubectl", "client", "dashboard"})
 # Controllers run inside the controller manager; a trace may name the controller itself.
 CONTROLLERS = ("-controller", "controller-manager", "garbage-collector")
@@ -146,9 +148,11 @@ def _why(message: dict[str, Any], pinned: bool | None = None) -> str:
 
 
 def caption(message: dict[str, Any], pinned: bool | None = None) -> dict[str, str]:
-    """``{"what": ..., "why": ...}`` for one ``flowmessages`` item, in the active language.
+    """``{"what": ..., "why": ..., "trace": ...}`` for one ``flowmessages`` item, in the active language.
 
     ``pinned`` says whether the Pod it carries had spec.nodeName set when written (None: not known).
+    ``trace`` is the simulator's own log line, which is English: an English page shows it as the
+    row's tooltip, other pages have the caption instead.
     """
     obj = message.get("object") or {}
     noun = " ".join(
@@ -158,7 +162,7 @@ def caption(message: dict[str, Any], pinned: bool | None = None) -> dict[str, st
     )
     verb = str(VERBS.get(message.get("verb", ""), message.get("verb", "")))
     what = f"{component(message.get('from', ''), obj)} → {component(message.get('to', ''), obj)}: {verb} {noun}"
-    return {"what": what.strip(), "why": _why(message, pinned)}
+    return {"what": what.strip(), "why": _why(message, pinned), "trace": "" if chinese() else message.get("summary", "")}
 
 
 def language_of(scope: dict[str, Any]) -> str:

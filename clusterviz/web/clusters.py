@@ -19,6 +19,7 @@ from clusterviz.lessons.script import DEFAULT_NODES
 from clusterviz.sim import registry
 
 from .export import import_cluster, uploaded_text
+from .language import refused
 
 # Larger clusters are for `manage.py createcluster`: registering thousands of nodes takes longer than a click should.
 MAX_NODES = 100
@@ -74,11 +75,11 @@ async def _create_from_file(request: HttpRequest, name: str, upload: Any) -> Htt
         return await clusters_panel(request, error=str(exc))
     if not await create_cluster(name, 0):
         return await clusters_panel(request, error=_('cluster "%(name)s" already exists') % {"name": name})
-    refused = [o for o in await import_cluster(name, text) if not o.ok]
-    if refused:
+    rejected = [o for o in await import_cluster(name, text) if not o.ok]
+    if rejected:
         # Nothing of a refused file was applied: the new cluster goes again rather than stay half-made.
         await registry.delete_cluster(name)
-        return await clusters_panel(request, error="; ".join(o.text for o in refused[:3]))
+        return await clusters_panel(request, error=refused("; ".join(o.text for o in rejected[:3])))
     return await clusters_panel(
         request, done=_('cluster "%(name)s" created from %(file)s') % {"name": name, "file": upload.name}
     )
@@ -90,7 +91,7 @@ async def reset(request: HttpRequest, cluster: str) -> HttpResponse:
     try:
         await lessons.reset(cluster)
     except errors.StatusError as exc:
-        return await clusters_panel(request, error=exc.message)
+        return await clusters_panel(request, error=refused(exc.message))
     return await clusters_panel(
         request,
         done=_('cluster "%(name)s" reset to %(nodes)d nodes')

@@ -20,6 +20,7 @@ from clusterviz.api.client import Client, find_resource, path_for
 
 from . import describe as describers
 from .actions import WORKLOADS
+from .language import beside_upstream, refused
 
 TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io"
 # The tabs of the panel: key -> (title, resources shown one table each).
@@ -91,11 +92,15 @@ def object_table(plural: str, table: dict[str, Any]) -> ObjectTable:
     namespaced = find_resource(plural).namespaced
     columns = (["NAMESPACE"] if namespaced else []) + [c["name"].upper() for c in table["columnDefinitions"]]
     identifiers = [column in IDENTIFIER_COLUMNS for column in columns]
+    # An event's message may be the scheduler's, which a translated page translates.
+    message = columns.index("MESSAGE") if plural == "events" else -1
     rows = []
     for row in table["rows"]:
         meta = (row.get("object") or {}).get("metadata") or {}
         namespace = str(meta.get("namespace", ""))
         cells = ([namespace] if namespaced else []) + row["cells"]
+        if plural == "events":
+            cells[message] = beside_upstream(str(cells[message]))
         rows.append(Row(namespace, str(meta.get("name", "")), list(zip(cells, identifiers, strict=True))))
     more = int((table.get("metadata") or {}).get("remainingItemCount") or 0)
     shown = ObjectTable(plural, columns, rows[:ROWS_SHOWN], more=more + max(0, len(rows) - ROWS_SHOWN))
@@ -145,7 +150,7 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
         )
         events = await get_table(client, "events", field_selector=selector)
     except errors.StatusError as exc:
-        return {**context, "error": exc.message}
+        return {**context, "error": refused(exc.message)}
     columns = [c["name"] for c in events["columnDefinitions"]]
 
     def cell(row: dict[str, Any], column: str) -> Any:
@@ -183,7 +188,7 @@ async def objects(request: HttpRequest, cluster: str) -> HttpResponse:
             for plural in plurals
         ]
     except errors.StatusError as exc:
-        return HttpResponse(render_to_string("web/flash.html", {"error": exc.message}))
+        return HttpResponse(render_to_string("web/flash.html", {"error": refused(exc.message)}))
     html = render_to_string("web/objects.html#tables", {"cluster": cluster, "tables": tables}, request)
     target = parse_target(request.GET.get("describe", ""))
     if target:

@@ -16,14 +16,26 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import translation
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from clusterviz.api.client import Client
 from clusterviz.scheduler import plugins as registry
 
+from .language import beside_upstream, chinese
+
 SKIP = "Skip"
 SUCCESS = "Success"
+# A filter's status code (upstream's name for it) as the page says it.
+STATUS_TITLES = {
+    SUCCESS: gettext_lazy("passes"),
+    SKIP: gettext_lazy("skipped: nothing to check"),
+    "Unschedulable": gettext_lazy("rejected; may fit once the cluster changes"),
+    "UnschedulableAndUnresolvable": gettext_lazy("rejected; only a change to the node or the Pod helps"),
+    "Error": gettext_lazy("the plugin failed"),
+}
 # Okabe-Ito, without black: distinguishable with every common colour-vision deficiency.
 PALETTE = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7")
 
@@ -39,8 +51,7 @@ def _explanations(plugin: str) -> dict[str, str]:
 def explanation(plugin: str) -> str:
     """The plugin's one-sentence explanation in the active language (English when Chinese is missing)."""
     texts = _explanations(plugin)
-    chinese = (translation.get_language() or "").startswith("zh")
-    return texts.get("zh" if chinese else "en") or texts.get("en", "")
+    return texts.get("zh" if chinese() else "en") or texts.get("en", "")
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,16 @@ class FilterCell:
     def css(self) -> str:
         """pass / skip / fail, for the stylesheet."""
         return {SUCCESS: "pass", SKIP: "skip"}.get(self.status, "fail")
+
+    @property
+    def title(self) -> str:
+        """What the status code means, in the page's language."""
+        return str(STATUS_TITLES.get(self.status, self.status))
+
+    @property
+    def verdict(self) -> SafeString:
+        """Why the node failed: upstream's reason (or the code), translated with the English beside it."""
+        return beside_upstream(self.reason or self.status)
 
 
 @dataclass(frozen=True)
@@ -108,8 +129,8 @@ class Step:
 
     number: int
     title: str
-    text: str
-    detail: str = ""
+    text: str | SafeString
+    detail: str | SafeString = ""
 
 
 @dataclass
@@ -250,7 +271,11 @@ def _walkthrough(panel: Panel) -> list[Step]:
         failed = [(plugin, cell) for plugin, cell in zip(panel.filters, row.cells, strict=True) if cell.css == "fail"]
         if failed:
             text = _("%(node)s is filtered out.") % {"node": row.node}
-            detail = " ".join(f"{p.name}: {c.reason or c.status}. {p.explanation}" for p, c in failed)
+            detail = format_html_join(
+                " ",
+                _("{plugin}: {reason}. {explanation}"),
+                ({"plugin": p.name, "reason": c.verdict, "explanation": p.explanation} for p, c in failed),
+            )
         else:
             checked = sum(1 for cell in row.cells if cell.css == "pass")
             text = _("%(node)s passes all %(count)s filters that apply to this Pod.") % {
@@ -280,7 +305,7 @@ def _verdict(panel: Panel) -> Step:
         return Step(
             panel.final_step,
             _("No node fits"),
-            record.get("message") or "",
+            beside_upstream(record.get("message") or ""),
             _("The Pod stays Pending; the scheduler tries again when a node, a label or a Pod changes."),
         )
     tie = panel.tie_break

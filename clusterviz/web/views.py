@@ -8,7 +8,8 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clusterviz.api import errors
@@ -21,9 +22,16 @@ from . import kubectl, yaml_form
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
 from .export import export_cluster, import_cluster, uploaded_text
 from .kubectl import Reply
+from .language import chinese, refused
 from .objects import tab_titles
 
-MODES = ("live", "paused", "step", "fast-forward")
+# The simulation's modes (the value the API takes) and the names the buttons show.
+MODES = {
+    "live": gettext_lazy("live"),
+    "paused": gettext_lazy("paused"),
+    "step": gettext_lazy("step mode"),
+    "fast-forward": gettext_lazy("fast-forward"),
+}
 # Timeline rows a page starts with.
 TIMELINE_ROWS = 40
 
@@ -60,7 +68,7 @@ async def cluster_context(cluster: str) -> dict[str, Any]:
         "simulation": simulation,
         "modes": MODES,
         "messages": list(reversed(trace)),
-        "presets": [(lesson.slug, lesson.title_zh if _chinese() else lesson.title) for lesson in LESSONS],
+        "presets": [(lesson.slug, lesson.title_zh if chinese() else lesson.title) for lesson in LESSONS],
     }
 
 
@@ -103,27 +111,23 @@ async def import_yaml(request: HttpRequest, cluster: str) -> HttpResponse:
     return render(request, "web/yaml_result.html", {"outcomes": outcomes})
 
 
-def _chinese() -> bool:
-    return translation.get_language() == "zh-hans"
-
-
 @require_POST
 async def load_preset(request: HttpRequest, cluster: str) -> HttpResponse:
     """One click: reset the cluster to a lesson's start, load its manifest, switch to step mode."""
     lesson = BY_SLUG.get(request.POST.get("preset", ""))
     if lesson is None:
-        return render(request, "web/flash.html", {"error": "choose a preset"})
+        return render(request, "web/flash.html", {"error": _("choose a preset")})
     await runner.load(cluster, lesson)
-    chinese = _chinese()
+    zh = chinese()
     steps = [
         {
-            "text": step.text_zh if chinese else step.text,
-            "question": step.question_zh if chinese else step.question,
+            "text": step.text_zh if zh else step.text,
+            "question": step.question_zh if zh else step.question,
             "kubectl": step.action.kubectl() if step.action else "",
         }
         for step in lesson.steps
     ]
-    response = render(request, "web/preset.html", {"title": lesson.title_zh if chinese else lesson.title, "steps": steps})
+    response = render(request, "web/preset.html", {"title": lesson.title_zh if zh else lesson.title, "steps": steps})
     response["HX-Trigger"] = json.dumps({"loadPreset": {"yaml": lesson.manifest}})
     return response
 
@@ -141,11 +145,11 @@ async def set_mode(request: HttpRequest, cluster: str) -> HttpResponse:
         except ValueError:
             pass
     client = Client(cluster, "dashboard")
-    error = ""
+    error: str = ""
     try:
         simulation = await client.patch("simulations", "default", patch)
     except errors.StatusError as exc:
-        error, simulation = exc.message, await client.get("simulations", "default")
+        error, simulation = refused(exc.message), await client.get("simulations", "default")
     context = {"cluster": cluster, "simulation": simulation, "modes": MODES, "error": error}
     return render(request, "web/cluster.html#controls", context)
 

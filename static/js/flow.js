@@ -56,7 +56,10 @@ function box(id, rect, names, parent, alt = "") {
   el("rect", { x: rect.x, y: rect.y, width: rect.w, height: rect.h, rx: 8 }, group);
   const text = el("text", { x: rect.x + rect.w / 2, y: rect.y + rect.h / 2 - (alt ? 7 : 0) }, group);
   fit(text, rect, names);
-  if (alt) el("text", { class: "alt", x: rect.x + rect.w / 2, y: rect.y + rect.h - 8 }, group).textContent = alt;
+  if (alt) {
+    el("text", { class: "alt", lang: svg.dataset.altLang, x: rect.x + rect.w / 2, y: rect.y + rect.h - 8 }, group)
+      .textContent = alt;
+  }
 }
 
 function fit(text, rect, names) {

@@ -68,4 +68,4 @@ async def test_object_tables_stop_at_a_screenful_and_say_how_many_more(async_cli
     total = 3 + PENDING_SHOWN + 7 + ROWS_SHOWN
     page = (await async_client.get("/c/big/objects", {"tab": "pods"})).content.decode()
     assert page.count("<tr tabindex") == ROWS_SHOWN
-    assert f"and {total - ROWS_SHOWN} more: kubectl get pods -A" in page
+    assert f"and {total - ROWS_SHOWN} more: <code>kubectl get pods -A</code>" in page

@@ -71,7 +71,7 @@ def test_the_kubelets_node_watch_is_captioned_with_the_node_it_carries():
 def test_captions_in_chinese():
     with translation.override("zh-hans"):
         said = caption(message("controller-manager", "apiserver", "create", 6))
-    assert said["what"] == "控制器管理器 → API 服务器: 创建 Pod default/web"
+    assert said["what"] == "控制器管理器 → API Server: 创建 Pod default/web"
     assert said["why"] == "Pod 数量少于期望的副本数，所以控制器请求再创建一个 Pod。"
 
 
@@ -111,9 +111,9 @@ async def test_a_chinese_page_gets_chinese_rows_and_captions_over_its_socket(sim
     )
     row = await receive_until(communicator, 'hx-swap-oob="afterbegin:#timeline"')
     assert 'data-from="kubectl" data-to="apiserver"' in row and 'data-step="1"' in row
-    assert "kubectl → API 服务器" in row
-    assert 'data-why="每一次变更都从向 API 服务器发请求开始，它是进入集群的唯一入口。"' in row
+    assert "kubectl → API Server" in row
+    assert 'data-why="每一次变更都从向 API Server发请求开始，它是进入集群的唯一入口。"' in row
     data = json.loads(await receive_until(communicator, '{"flows"'))["flows"][0]
     assert data["flow"]["step"] == 1
-    assert data["caption"]["why"] == "每一次变更都从向 API 服务器发请求开始，它是进入集群的唯一入口。"
+    assert data["caption"]["why"] == "每一次变更都从向 API Server发请求开始，它是进入集群的唯一入口。"
     await communicator.disconnect()

@@ -1,6 +1,14 @@
 """English and Simplified Chinese, switched from the page."""
 
 import pytest
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from clusterviz.api.client import Client
+from clusterviz.sim import scenarios
+from clusterviz.web.language import beside_upstream, translate_upstream
+from tests.web.untranslated import untranslated_english
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -12,3 +20,141 @@ def test_the_language_switch_turns_the_main_labels_into_chinese(client):
     chinese = client.get("/c/demo/").content.decode()
     assert "<h2>节点</h2>" in chinese and "<h2>调度打分</h2>" in chinese
     assert "单步" in chinese
+
+
+POD = {
+    "apiVersion": "v1",
+    "kind": "Pod",
+    "metadata": {"namespace": "default"},
+    "spec": {"containers": [{"name": "web", "image": "nginx:1.27", "resources": {"requests": {"cpu": "100m"}}}]},
+}
+
+
+def pod(name: str, cpu: str = "100m", **spec: object) -> dict:
+    containers = [{**POD["spec"]["containers"][0], "resources": {"requests": {"cpu": cpu}}}]
+    return {**POD, "metadata": {**POD["metadata"], "name": name}, "spec": {"containers": containers, **spec}}
+
+
+async def names_in(cluster: str) -> set[str]:
+    """Everything named in the cluster: nodes, Pods, namespaces, the cluster itself."""
+    kubectl = Client(cluster, "kubectl")
+    names = {cluster}
+    for plural in ("nodes", "pods", "namespaces"):
+        names |= {item["metadata"]["name"] for item in (await kubectl.list(plural))["items"]}
+    return names
+
+
+@pytest.fixture
+async def mixed(sim):
+    """The demo cluster with a scheduled Pod, a Pod no node's labels fit and a Pod too big for any node."""
+    kubectl = Client("demo", "kubectl")
+    await kubectl.create(pod("placed"))
+    await kubectl.create(pod("unlabelled", nodeSelector={"disktype": "ssd"}))
+    await kubectl.create(pod("huge", cpu="64"))
+    await sim.engine.until_settled()
+    return await names_in("demo")
+
+
+async def chinese_page(async_client, url: str, **post: str) -> str:
+    async_client.cookies["django_language"] = "zh-hans"
+    response = await (async_client.post(url, post) if post else async_client.get(url))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+async def test_the_cluster_page_has_no_english_left_in_chinese(mixed, async_client):
+    html = await chinese_page(async_client, "/c/demo/")
+    assert untranslated_english(html, mixed) == []
+    assert '<button name="mode" value="live"' in html and ">实时</button>" in html
+    # The Pending list: translated reasons, upstream's wording beside them.
+    assert "0/3 个节点可用：3 个节点 CPU 不足。" in html
+    assert '<span class="upstream" lang="en">0/3 nodes are available: 3 Insufficient cpu.' in html
+    assert "3 个节点不满足 Pod 的节点亲和性/nodeSelector" in html
+
+
+@pytest.mark.parametrize("name", ["placed", "unlabelled", "huge"])
+async def test_the_scoring_panel_has_no_english_left_in_chinese(mixed, async_client, name):
+    html = await chinese_page(async_client, f"/c/demo/scoring/default/{name}")
+    assert untranslated_english(html, mixed) == []
+
+
+async def test_the_objects_panel_and_the_outcomes_of_actions_have_no_english_left_in_chinese(mixed, async_client):
+    pages = [
+        await chinese_page(async_client, f"/c/demo/objects?tab={tab}&describe=pods/default/huge")
+        for tab in ("pods", "nodes", "events")
+    ]
+    applied = await chinese_page(
+        async_client, "/c/demo/yaml", action="apply", yaml=(settings.BASE_DIR / "examples" / "myapp.yaml").read_text()
+    )
+    assert '<samp lang="en">deployment.apps/myapp applied</samp> 已应用' in applied
+    labelled = await chinese_page(async_client, "/c/demo/nodes/node01/action", action="label", value="disktype=ssd")
+    assert '<samp lang="en">node/node01 labeled</samp> 已设置标签' in labelled
+    assert '<span lang="zh-hans">0/3 个节点可用：3 个节点 CPU 不足。' in pages[2]  # a FailedScheduling event
+    names = mixed | await names_in("demo")
+    for html in (*pages, applied, labelled):
+        assert untranslated_english(html, names) == []
+
+
+def test_the_check_finds_english_and_spares_what_may_stay_english():
+    html = (
+        '<p title="Step through">单步 Insufficient cpu</p><p lang="en">Insufficient cpu</p>'
+        "<code>kubectl get pods</code><p>Pod myapp 在 node01 上 Running · NodeResourcesFit · CPU</p>"
+    )
+    assert untranslated_english(html, {"myapp"}) == [
+        "'Step through': Step, through",
+        "'单步 Insufficient cpu': Insufficient, cpu",
+    ]
+
+
+def test_every_lesson_is_told_in_the_glossary_s_chinese():
+    with translation.override("zh-hans"):
+        for scenario in scenarios.SCENARIOS:
+            html = render_to_string("web/preset.html", {"title": scenario.title_zh, "watch": scenario.watch_zh})
+            assert untranslated_english(html, {"myapp", "mysql"}) == [], scenario.key
+
+
+async def test_the_home_page_has_no_english_left_in_chinese(async_client):
+    html = await chinese_page(async_client, "/")
+    created = await chinese_page(async_client, "/clusters/new", name="lesson1", nodes="2")
+    assert untranslated_english(html + created, await names_in("demo") | {"lesson1"}) == []
+
+
+class TestTranslateUpstream:
+    def test_a_counted_composite_message_with_preemption_is_translated_part_by_part(self):
+        message = (
+            "0/4 nodes are available: 1 Insufficient cpu, 1 Insufficient nvidia.com/gpu, 2 node(s) had untolerated "
+            "taint(s). no new claims to deallocate, preemption: 0/4 nodes are available: 2 No preemption victims "
+            "found for incoming pod, 2 Preemption is not helpful for scheduling."
+        )
+        with translation.override("zh-hans"):
+            assert translate_upstream(message) == (
+                "0/4 个节点可用：1 个节点 CPU 不足，1 个节点 nvidia.com/gpu 不足，2 个节点有 Pod 不能容忍的污点。"
+                "没有可释放的新资源申领（ResourceClaim），抢占：0/4 个节点可用：2 个节点找不到可为该 Pod 抢占的低优先级 Pod，"
+                "2 个节点抢占也无助于调度。"
+            )
+
+    def test_one_node_s_reasons_read_without_a_count(self):
+        with translation.override("zh-hans"):
+            assert translate_upstream("Insufficient cpu, Insufficient memory") == "CPU 不足，内存不足"
+            assert translate_upstream("node(s) didn't satisfy plugin(s) [NodeAffinity NodePorts]") == (
+                "不满足插件 [NodeAffinity NodePorts]"
+            )
+            assert (
+                translate_upstream(
+                    "0/3 nodes are available: pod affinity terms conflict. preemption: not eligible due to "
+                    "preemptionPolicy=Never."
+                )
+                == "0/3 个节点可用：Pod 的节点亲和性条件相互冲突。抢占：不能抢占：preemptionPolicy=Never。"
+            )
+
+    def test_english_pages_and_unknown_messages_keep_upstream_s_words(self):
+        message = "0/3 nodes are available: 3 Insufficient cpu."
+        with translation.override("en"):
+            assert translate_upstream(message) == message
+            assert beside_upstream(message) == message
+        with translation.override("zh-hans"):
+            assert translate_upstream("parsing pod: bad selector") == "parsing pod: bad selector"
+            assert beside_upstream(message) == (
+                '<span lang="zh-hans">0/3 个节点可用：3 个节点 CPU 不足。</span> '
+                '<span class="upstream" lang="en">0/3 nodes are available: 3 Insufficient cpu.</span>'
+            )

@@ -212,6 +212,6 @@ async def test_the_websocket_asks_the_panel_to_reload_when_objects_change():
 async def test_flash_messages_and_tabs_are_translated(async_client):
     await async_client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/c/demo/"})
     reply = (await async_client.post("/c/demo/nodes/node01/action", {"action": "cordon"})).content.decode()
-    assert "node/node01 已设为不可调度（cordon）" in reply
+    assert "<samp lang=\"en\">node/node01 cordoned</samp> 已禁止调度" in reply
     page = (await async_client.get("/c/demo/")).content.decode()
     assert ">事件</label>" in page and "添加节点" in page and "加污点" in page

@@ -88,7 +88,7 @@ class TestBuildPanel:
         assert panel.final_step == 6
         assert [s.number for s in panel.steps] == [0, 1, 2, 3, 4, 5, 6]
         assert "c is filtered out" in panel.steps[3].text
-        assert "node(s) didn't match the requested node name" in panel.steps[3].detail
+        assert "node(s) didn&#x27;t match the requested node name" in panel.steps[3].detail  # HTML, escaped
 
     def test_only_feasible_nodes_are_scored_and_the_bars_are_drawn_against_the_best_total(self):
         rows = {row.node: row for row in build_panel(RECORD).score_rows}

@@ -43,7 +43,7 @@ EXPLANATION_EN = (
     "have anti-affinity to; preferred terms add or subtract their weights."
 )
 EXPLANATION_ZH = (
-    "把 Pod 放到与其亲和的 Pod 相同的拓扑域，并远离与其（或对方声明）反亲和的 Pod；软性规则按权重加分或减分。"
+    "把 Pod 放到与其亲和的 Pod 相同的拓扑域，并远离与其（或对方声明）反亲和的 Pod；软策略按权重加分或减分。"
 )
 
 TopologyPair = tuple[str, str]

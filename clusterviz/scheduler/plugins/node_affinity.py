@@ -41,7 +41,7 @@ EXPLANATION_EN = (
     "each preferred term the node matches adds its weight to the score."
 )
 EXPLANATION_ZH = (
-    "节点必须带有 nodeSelector 的全部标签并满足至少一条硬性亲和规则；每满足一条软性规则，就加上该规则的权重。"
+    "节点必须带有 nodeSelector 的全部标签并满足硬策略中的至少一条规则；每满足一条软策略规则，就加上该规则的权重。"
 )
 
 OBJECT_NAME_FIELD = "metadata.name"

@@ -32,7 +32,7 @@ REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions"
 EXPLANATION_EN = (
     "A cordoned node (kubectl cordon) accepts only Pods that tolerate the node.kubernetes.io/unschedulable taint."
 )
-EXPLANATION_ZH = "被封锁（kubectl cordon）的节点只接受能容忍 node.kubernetes.io/unschedulable 污点的 Pod。"
+EXPLANATION_ZH = "被禁止调度的节点只接受能容忍 node.kubernetes.io/unschedulable 污点的 Pod。"
 
 # The taint the node lifecycle controller puts on cordoned nodes; a Pod
 # tolerating it may still land there.

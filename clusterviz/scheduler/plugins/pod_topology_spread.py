@@ -47,8 +47,8 @@ EXPLANATION_EN = (
     "that would make the spread uneven by more than maxSkew, a soft one prefers emptier domains."
 )
 EXPLANATION_ZH = (
-    "让匹配选择器的 Pod 在节点或可用区之间均匀分布：硬性约束拒绝会使不均衡超过 maxSkew 的节点，"
-    "软性约束偏向匹配 Pod 较少的拓扑域。"
+    "让匹配选择器的 Pod 在节点或可用区之间均匀分布：硬策略的约束拒绝会使不均衡超过 maxSkew 的节点，"
+    "软策略的约束偏向匹配 Pod 较少的拓扑域。"
 )
 
 HOSTNAME = "kubernetes.io/hostname"
