@@ -20,6 +20,7 @@ from clusterviz.sim import registry
 
 from .export import import_cluster, uploaded_text
 from .language import refused
+from .models import Presentation
 
 # Larger clusters are for `manage.py createcluster`: registering thousands of nodes takes longer than a click should.
 MAX_NODES = 100
@@ -92,6 +93,8 @@ async def reset(request: HttpRequest, cluster: str) -> HttpResponse:
         await lessons.reset(cluster)
     except errors.StatusError as exc:
         return await clusters_panel(request, error=refused(exc.message))
+    # A reset ends the lesson that was shown.
+    await Presentation.objects.filter(cluster=cluster).adelete()
     return await clusters_panel(
         request,
         done=_('cluster "%(name)s" reset to %(nodes)d nodes')
@@ -104,4 +107,5 @@ async def delete(request: HttpRequest, cluster: str) -> HttpResponse:
     """Remove a cluster with all its objects and its trace."""
     if not await registry.delete_cluster(cluster):
         return await clusters_panel(request, error=_('cluster "%(name)s" not found') % {"name": cluster})
+    await Presentation.objects.filter(cluster=cluster).adelete()
     return await clusters_panel(request, done=_('cluster "%(name)s" deleted') % {"name": cluster})

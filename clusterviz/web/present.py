@@ -15,7 +15,6 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -27,6 +26,7 @@ from clusterviz.lessons.script import Lesson
 
 from . import story
 from .captions import CLIENTS, caption
+from .language import chinese
 from .models import Presentation
 
 log = logging.getLogger(__name__)
@@ -42,12 +42,8 @@ _ACTIONS: dict[int, tuple[asyncio.Task[Any], str]] = {}
 _KEPT = 200
 
 
-def _chinese() -> bool:
-    return translation.get_language() == "zh-hans"
-
-
 def _text(en: str, zh: str) -> str:
-    return zh if _chinese() and zh else en
+    return zh if chinese() and zh else en
 
 
 async def _presentation(cluster: str) -> Presentation:

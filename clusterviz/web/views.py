@@ -16,14 +16,17 @@ from clusterviz.api import errors
 from clusterviz.api.bootstrap import cluster_summaries
 from clusterviz.api.client import Client
 from clusterviz.classroom.identity import readable_clusters
-from clusterviz.lessons import BY_SLUG, LESSONS, runner
+from clusterviz.lessons import BY_SLUG, LESSONS
+from clusterviz.lessons.script import Lesson
 
 from . import kubectl, yaml_form
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
 from .export import export_cluster, import_cluster, uploaded_text
 from .kubectl import Reply
 from .language import chinese, refused
+from .models import Presentation
 from .objects import tab_titles
+from .present import load_lesson
 
 # The simulation's modes (the value the API takes) and the names the buttons show.
 MODES = {
@@ -78,6 +81,12 @@ async def cluster_page(request: HttpRequest, cluster: str) -> HttpResponse:
     context["base"] = request.build_absolute_uri("/").rstrip("/")
     context["default_yaml"] = (settings.BASE_DIR / "examples" / "myapp.yaml").read_text()
     context["object_tabs"] = tab_titles()
+    # The lesson loaded last (here or on the presenter view) stays chosen, with its script, after a reload.
+    shown = await Presentation.objects.filter(cluster=cluster).values_list("lesson", flat=True).afirst()
+    lesson = BY_SLUG.get(shown or "")
+    if lesson is not None:
+        context["lesson"] = {**lesson_context(lesson), "slug": lesson.slug}
+        context["default_yaml"] = lesson.manifest
     return render(request, "web/cluster.html", context)
 
 
@@ -111,13 +120,8 @@ async def import_yaml(request: HttpRequest, cluster: str) -> HttpResponse:
     return render(request, "web/yaml_result.html", {"outcomes": outcomes})
 
 
-@require_POST
-async def load_preset(request: HttpRequest, cluster: str) -> HttpResponse:
-    """One click: reset the cluster to a lesson's start, load its manifest, switch to step mode."""
-    lesson = BY_SLUG.get(request.POST.get("preset", ""))
-    if lesson is None:
-        return render(request, "web/flash.html", {"error": _("choose a preset")})
-    await runner.load(cluster, lesson)
+def lesson_context(lesson: Lesson) -> dict[str, Any]:
+    """A lesson's title and script in the page's language, as the cluster page lists it."""
     zh = chinese()
     steps = [
         {
@@ -127,7 +131,17 @@ async def load_preset(request: HttpRequest, cluster: str) -> HttpResponse:
         }
         for step in lesson.steps
     ]
-    response = render(request, "web/preset.html", {"title": lesson.title_zh if zh else lesson.title, "steps": steps})
+    return {"title": lesson.title_zh if zh else lesson.title, "steps": steps}
+
+
+@require_POST
+async def load_preset(request: HttpRequest, cluster: str) -> HttpResponse:
+    """One click: reset the cluster to a lesson's start, load its manifest, switch to step mode."""
+    lesson = BY_SLUG.get(request.POST.get("preset", ""))
+    if lesson is None:
+        return render(request, "web/flash.html", {"error": _("choose a preset")})
+    await load_lesson(cluster, lesson)
+    response = render(request, "web/preset.html", lesson_context(lesson))
     response["HX-Trigger"] = json.dumps({"loadPreset": {"yaml": lesson.manifest}})
     return response
 
