@@ -177,6 +177,9 @@ async def _perform(client: Client, action: Action, manifest: str) -> str:
         node = await client.get("nodes", action.node)
         overwrite = action.kind in ("stop-kubelet", "start-kubelet")
         patch, done = node_patch(node, NODE_ACTIONS[action.kind], action.value, overwrite)
+        # kubectl sends no resourceVersion precondition: in step mode the node may well change (a heartbeat,
+        # the node controller) while the class steps through this write's hops.
+        patch["metadata"].pop("resourceVersion", None)
         await client.patch("nodes", action.node, patch)
         # kubectl annotate says so, whatever the annotation means to clusterviz.
         return f"node/{action.node} annotated" if overwrite else done
