@@ -51,14 +51,14 @@ class Outcome:
     kubectl: str
 
 
-def lesson_timings(lesson: Lesson) -> dict[str, float]:
+def _timings(lesson: Lesson) -> dict[str, float]:
     """Every timing field of ``simulations/default``: the lesson's own, the defaults for the rest."""
     defaults = SimSettings()
     timings = {name: float(getattr(defaults, attr)) for name, attr in TIMINGS.items() if name != "seed"}
     return {**timings, **lesson.timings}
 
 
-def node_body(spec: NodeSpec, index: int) -> dict[str, Any]:
+def _node_body(spec: NodeSpec, index: int) -> dict[str, Any]:
     """The Node a lesson's node registers as, with the images already on its disk in ``status.images``."""
     body = node_object(spec.name, index, spec.cpu, spec.memory, labels=dict(spec.labels))
     if spec.taints:
@@ -72,7 +72,7 @@ def node_body(spec: NodeSpec, index: int) -> dict[str, Any]:
     return body
 
 
-async def settle(cluster: str) -> None:
+async def _settle(cluster: str) -> None:
     """Wait until the cluster's components have caught up with every write and nothing is left to deliver."""
     running = await registry.ensure(cluster)
     if running is not None:
@@ -112,12 +112,12 @@ async def _replace(cluster: str, nodes: tuple[NodeSpec, ...], fillers: tuple[Map
         await _delete_all(client, plural)
     await _delete_all(client, "nodes")
     # The kubelets go with their nodes before new ones register, so no image cache outlives its node.
-    await settle(cluster)
+    await _settle(cluster)
     for index, spec in enumerate(nodes, start=1):
-        await client.create(node_body(spec, index))
+        await client.create(_node_body(spec, index))
     for filler in fillers:
         await client.create(dict(filler))
-    await settle(cluster)
+    await _settle(cluster)
 
 
 async def reset(cluster: str, nodes: tuple[NodeSpec, ...] = DEFAULT_NODES,
@@ -140,12 +140,12 @@ async def load(cluster: str, lesson: Lesson) -> int:
     It does NOT apply the manifest: the first step's "apply" action does, so the class sees hops 1-3.
     """
     client = Client(cluster, "dashboard", simulated=False)
-    await client.patch("simulations", "default", {"spec": {"mode": "fast-forward", **lesson_timings(lesson)}})
+    await client.patch("simulations", "default", {"spec": {"mode": "fast-forward", **_timings(lesson)}})
     # Whatever the previous lesson left on its way (a write waiting for its steps) finishes first.
-    await settle(cluster)
+    await _settle(cluster)
     await _replace(cluster, lesson.nodes, lesson.fillers)
     await _delete_all(client, "events")
-    await settle(cluster)
+    await _settle(cluster)
     simulation = await client.patch("simulations", "default", {"spec": {"mode": "step"}})
     return int(simulation["status"]["lastSeq"])
 
@@ -177,6 +177,9 @@ async def _perform(client: Client, action: Action, manifest: str) -> str:
         node = await client.get("nodes", action.node)
         overwrite = action.kind in ("stop-kubelet", "start-kubelet")
         patch, done = node_patch(node, NODE_ACTIONS[action.kind], action.value, overwrite)
+        # kubectl sends no resourceVersion precondition: in step mode the node may well change (a heartbeat,
+        # the node controller) while the class steps through this write's hops.
+        patch["metadata"].pop("resourceVersion", None)
         await client.patch("nodes", action.node, patch)
         # kubectl annotate says so, whatever the annotation means to clusterviz.
         return f"node/{action.node} annotated" if overwrite else done

@@ -17,11 +17,11 @@ import yaml
 
 from clusterviz.kubelet.nodes import ANNOTATION as KUBELET_ANNOTATION
 
-NODE_ACTIONS = frozenset(
-    {"label", "unlabel", "taint", "untaint", "cordon", "uncordon", "stop-kubelet", "start-kubelet"}
-)
-WORKLOAD_ACTIONS = frozenset({"scale", "set-image"})
-ACTION_KINDS = frozenset({"apply", "delete-pod"}) | NODE_ACTIONS | WORKLOAD_ACTIONS
+# What a script's buttons can do, each one kubectl command (see Action.arguments).
+ACTION_KINDS = frozenset({
+    "apply", "label", "unlabel", "taint", "untaint", "cordon", "uncordon", "stop-kubelet", "start-kubelet",
+    "scale", "set-image", "delete-pod",
+})
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ async def press(sim: Any, slug: str, action: Action) -> Outcome:
     """Run one of the lesson's actions and wait until the cluster is quiet again."""
     outcome = await run(CLUSTER, action, BY_SLUG[slug].manifest)
     assert outcome.ok, outcome.message
+    assert outcome.kubectl == action.kubectl()
     await sim.engine.until_settled()
     return outcome
 
@@ -46,7 +47,7 @@ def node_row(record: dict[str, Any], node: str) -> dict[str, Any]:
 
 def failed(record: dict[str, Any], node: str) -> dict[str, str]:
     """plugin -> reason of the filters that failed on ``node``."""
-    return {f["plugin"]: f["reason"] for f in node_row(record, node)["filters"] if f["status"] != "Success"}
+    return {f["plugin"]: f["reason"] for f in node_row(record, node)["filters"] if f["status"] not in ("Success", "Skip")}
 
 
 def score(record: dict[str, Any], node: str, plugin: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import pytest
 from clusterviz.api import codec
 from clusterviz.api.client import resource_for
 from clusterviz.lessons import BY_SLUG, LESSONS, Action
+from clusterviz.lessons.script import ACTION_KINDS
 from clusterviz.sim.resources import TIMINGS
 
 ACTIONS = [(lesson.slug, action) for lesson in LESSONS for action in lesson.actions]
@@ -31,6 +32,7 @@ def test_every_lesson_opens_with_apply_and_speaks_english_and_chinese(lesson):
         assert step.text and step.text_zh
         assert bool(step.question) == bool(step.question_zh)
         if step.action is not None:
+            assert step.action.kind in ACTION_KINDS
             assert step.action.label and step.action.label_zh
     assert any(step.question for step in lesson.steps), "a lesson pauses at least once for the class to guess"
 

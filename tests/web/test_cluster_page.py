@@ -111,9 +111,19 @@ async def test_a_bad_label_from_the_page_shows_the_api_error_and_changes_nothing
 
 async def test_a_preset_resets_the_cluster_and_loads_its_manifest(sim, async_client):
     reply = await async_client.post("/c/demo/presets", {"preset": "node-selector"})
-    assert "nodeSelector: Pending until a node gets the label" in reply.content.decode()
+    page = reply.content.decode()
+    assert "nodeSelector: Pending until a node gets the label" in page
+    # The lesson's script: each step's text, the command its button stands for, and the questions for the class.
+    assert "kubectl label node node02 disktype=ssd" in page and "Which node will the two Pods go to now?" in page
     assert "disktype: ssd" in json.loads(reply["HX-Trigger"])["loadPreset"]["yaml"]
     assert (await Client("demo", "kubectl").get("simulations", "default"))["spec"]["mode"] == "step"
+
+
+async def test_a_preset_speaks_the_pages_language(sim, async_client):
+    await async_client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/c/demo/"})
+    page = (await async_client.post("/c/demo/presets", {"preset": "node-affinity"})).content.decode()
+    assert "节点亲和性：先硬策略，再软策略" in page and "多个软策略看权重" in page
+    assert "kubectl label node node02 zone=a" in page
 
 
 async def test_the_speed_slider_sets_the_simulation_speed_and_a_bad_one_is_explained(async_client):
