@@ -41,6 +41,5 @@ urlpatterns = [
     path("c/<slug:cluster>/present/lesson", present.choose_lesson, name="present-lesson"),
     path("c/<slug:cluster>/present/step", present.set_step, name="present-step"),
     path("c/<slug:cluster>/present/action", present.run_action, name="present-action"),
-    path("c/<slug:cluster>/present/action/<int:number>", present.action_outcome, name="present-outcome"),
     path("c/<slug:cluster>/", include("clusterviz.api.urls")),
 ]

@@ -87,12 +87,12 @@ def client_error(message: str) -> str:
     return f"error: {message}"
 
 
-async def run(request: HttpRequest, cluster: str, line: str, work: Work) -> HttpResponse:
+async def run(request: HttpRequest, cluster: str, line: str, work: Work, held_notice: str = "") -> HttpResponse:
     """Start an action; its reply (flash + the pane's entry) once done, or the queued notice if it is held.
 
     ``line`` is the kubectl command the action stands for. The work runs as a
     task of its own, so a write held at hop 1 completes after the reply has
-    gone, whenever the class steps it.
+    gone, whenever the class steps it. ``held_notice`` says how this page steps it.
     """
     task = asyncio.ensure_future(work())
     token = secrets.token_urlsafe(9)
@@ -101,7 +101,9 @@ async def run(request: HttpRequest, cluster: str, line: str, work: Work) -> Http
         return _outcome(request, cluster, token, line, task.result(), queued=False)
     simulation = await Client(cluster, "dashboard").get("simulations", "default")
     held = simulation["spec"]["mode"] in ("step", "paused")
-    notice = _("waiting at hop 1: press Next numbered hop") if held else _("sent; waiting for the API server's answer")
+    notice = (held_notice or _("waiting at hop 1: press Next numbered hop")) if held else _(
+        "sent; waiting for the API server's answer"
+    )
     _runs[token] = _Run(line, notice, task)
     while len(_runs) > KEPT_RUNS:
         _runs.pop(next(iter(_runs)))

@@ -8,7 +8,6 @@ from ``story.json``; every change still travels the one path, list-watch through
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -24,7 +23,7 @@ from clusterviz.api.client import Client
 from clusterviz.lessons import runner
 from clusterviz.lessons.script import Lesson
 
-from . import story
+from . import kubectl, story
 from .captions import CLIENTS, caption
 from .language import chinese
 from .models import Presentation
@@ -32,14 +31,10 @@ from .models import Presentation
 log = logging.getLogger(__name__)
 
 # Next delivers at most this many messages looking for the followed Pod's next beat, and moves the clock
-# on to at most this many timers when nothing is waiting.
+# on by at most this many simulated seconds when nothing is waiting.
 NEXT_LIMIT = 3000
-SKIP_LIMIT = 20
+SKIP_SECONDS = 300.0
 SIMULATION = "/apis/clusterviz.io/v1/simulations/default"
-# Writes started by the script's buttons, by number: kept until their outcome has been shown (a write
-# held in step mode finishes only after Next has delivered its hops).
-_ACTIONS: dict[int, tuple[asyncio.Task[Any], str]] = {}
-_KEPT = 200
 
 
 def _text(en: str, zh: str) -> str:
@@ -60,28 +55,12 @@ async def _simulation(client: Client) -> dict[str, Any]:
         raise
 
 
-def _root_of(lesson: Lesson) -> str:
-    """The object a lesson's story follows: its own choice, else its manifest's first object."""
-    if lesson.follow:
-        return lesson.follow
-    kind = name = ""
-    for line in lesson.manifest.splitlines():
-        stripped = line.strip()
-        if line.startswith("kind:"):
-            kind = stripped.split(":", 1)[1].strip()
-        elif line.startswith("  name:") and not name:
-            name = stripped.split(":", 1)[1].strip()
-        if kind and name:
-            return f"{kind}/{name}"
-    return ""
-
-
 async def load_lesson(cluster: str, lesson: Lesson) -> Presentation:
     """Reset ``cluster`` to the lesson's start and remember where its story begins."""
     start = await runner.load(cluster, lesson)
     presentation = await _presentation(cluster)
     presentation.lesson, presentation.step, presentation.start_seq = lesson.slug, 0, start
-    presentation.root, presentation.pod = _root_of(lesson), ""
+    presentation.root, presentation.pod = lesson.followed, ""
     await presentation.asave()
     return presentation
 
@@ -194,12 +173,22 @@ async def story_json(request: HttpRequest, cluster: str) -> JsonResponse:
     return JsonResponse(story_payload(told, messages, await _pinned(client, told.pod, messages)))
 
 
+WRITES = frozenset({"create", "update", "patch", "delete", "bind"})
+
+
 def _worth_a_stop(message: dict[str, Any], told: story.Story) -> bool:
-    """Besides the story's own beats, Next stops where a client's write starts (a button's label, scale ...),
-    and, once the story is told, at every numbered hop: the lesson goes on hop by hop."""
-    if told.progress >= story.LAST_HOP:
-        return message.get("step") is not None
-    return message.get("step") == 1 and message.get("from") in CLIENTS
+    """Besides the story's own beats, where Next stops: a client's write starting (a button's label, scale ...),
+    and, once the story is told, every numbered hop and every change a component asks for (a node marked
+    NotReady, a taint, an eviction), but not the heartbeats that keep a quiet cluster ticking."""
+    if message.get("step") == 1 and message.get("from") in CLIENTS:
+        return True
+    if told.progress < story.LAST_HOP:
+        return False
+    if message.get("step") is not None:
+        return True
+    kind = (message.get("object") or {}).get("kind")
+    heartbeat = kind == "Lease" or (kind == "Node" and str(message.get("from", "")).startswith("kubelet"))
+    return message.get("to") == "apiserver" and message.get("verb") in WRITES and kind != "Event" and not heartbeat
 
 
 async def _deliver(client: Client) -> dict[str, Any] | None:
@@ -210,65 +199,54 @@ async def _deliver(client: Client) -> dict[str, Any] | None:
     return {k: v for k, v in response.body.items() if k not in ("apiVersion", "kind", "metadata")}
 
 
-async def _skip(client: Client) -> dict[str, Any] | None:
-    """Move the clock on to the next timer (an image pull, a node's grace period): what it was, or None."""
+async def _skip(client: Client) -> float | None:
+    """Move the clock on to the next timer (an image pull, a node's grace period): its time, or None."""
     response = await client.request("POST", f"{SIMULATION}/step", query={"untilTimer": "true"}, payload={})
     if response.body.get("reason") not in ("TimerFired", "MessageDelivered"):
         return None
-    return dict((response.body.get("details") or {}).get("next") or {"time": 0, "what": ""})
-
-
-def _timer_stop(due: dict[str, Any]) -> dict[str, Any]:
-    """A timer that fired, shown like a hop without a number."""
-    return {"seq": 0, "from": due.get("component", ""), "to": due.get("component", ""), "verb": "timer", "step": None,
-            "object": {"kind": "", "namespace": "", "name": ""},
-            "caption": {"what": f"t = {float(due.get('time', 0)):.1f} s: {due.get('what', '')}",
-                        "why": _("Nothing was waiting on the bus, so the simulated clock moved on to the next timer.")}}
+    return float(((response.body.get("details") or {}).get("next") or {}).get("time", 0.0))
 
 
 @require_POST
 async def next_beat(request: HttpRequest, cluster: str) -> JsonResponse:
     """Deliver messages until the followed Pod's story has one more complete beat, or another hop worth a stop.
 
-    When nothing is waiting on the bus but a timer is set (an image pull, a node's grace period, the
-    scheduler's back-off), the clock moves on to it, so Next always takes the lesson forward.
+    When nothing waits on the bus, the clock moves on from timer to timer (an image pull, a node's grace
+    period, the scheduler's back-off) until something worth a stop happens, for at most ``SKIP_SECONDS``
+    of simulated time: Next takes the lesson forward, and says nothing is left when nothing is.
     """
     client = Client(cluster, "dashboard")
     presentation = await _presentation(cluster)
     messages = await _trace(client, presentation.start_seq)
     told = _story(presentation, messages)
     before = len(told.done)
-    delivered, skips, stop, timer = 0, 0, None, None
+    delivered, stop, began = 0, None, None
     while delivered < NEXT_LIMIT:
         message = await _deliver(client)
         if message is None:
-            due = await _skip(client) if skips < SKIP_LIMIT else None
-            if due is None:
+            due = await _skip(client)
+            began = due if began is None else began
+            if due is None or due - began > SKIP_SECONDS:
                 break
-            skips += 1
-            # What came due before the timer was delivered by the skip: read it from the trace.
-            messages = await _trace(client, presentation.start_seq)
-            delivered = max(delivered, 1)
-            if not due.get("what", "").endswith("heartbeat"):
-                told = _story(presentation, messages)
-                timer = _timer_stop(due)
-                break
+            # What the timer set off (and anything due before it) was delivered by the skip.
+            fresh = await _trace(client, messages[-1]["seq"] if messages else presentation.start_seq)
         else:
-            delivered += 1
+            fresh = [message]
+        delivered += len(fresh)
+        for message in fresh:
             messages.append(message)
-        was_told = told
-        told = _story(presentation, messages)
-        if len(told.done) > before:
-            break
-        if message is not None and _worth_a_stop(message, was_told):
-            stop = message
+            was_told, told = told, _story(presentation, messages)
+            if len(told.done) > before:
+                break
+            if _worth_a_stop(message, was_told):
+                stop = message
+                break
+        if stop is not None or len(told.done) > before:
             break
     payload = story_payload(told, messages, await _pinned(client, told.pod, messages))
     payload["delivered"] = delivered
     if stop is not None:
         payload["stop"] = {**stop, "caption": caption(stop)}
-    elif timer is not None and len(told.done) == before:
-        payload["stop"] = timer
     return JsonResponse(payload)
 
 
@@ -311,38 +289,16 @@ async def set_step(request: HttpRequest, cluster: str) -> HttpResponse:
 
 @require_POST
 async def run_action(request: HttpRequest, cluster: str) -> HttpResponse:
-    """The current step's button: start its write (in step mode it waits at hop 1 until Next) and say so."""
+    """The current step's button: its write, as kubectl would make it (in step mode it waits at hop 1 for Next)."""
     presentation = await _presentation(cluster)
     lesson = lessons.BY_SLUG.get(presentation.lesson)
     step = lesson.steps[presentation.step] if lesson and presentation.step < len(lesson.steps) else None
     if lesson is None or step is None or step.action is None:
-        return render(request, "web/present.html#outcome", {"error": "this step has no action"})
-    action = step.action
-    simulation = await _simulation(Client(cluster, "dashboard"))
-    task = asyncio.ensure_future(runner.run(cluster, action, lesson.manifest))
-    number = max(_ACTIONS, default=0) + 1
-    _ACTIONS[number] = (task, action.kubectl())
-    for old in sorted(_ACTIONS)[:-_KEPT]:
-        del _ACTIONS[old]
-    # A write in step mode is hop 1 waiting for Next; elsewhere it finishes within a few simulated hops.
-    try:
-        await asyncio.wait_for(asyncio.shield(task), 0.5 if simulation["spec"]["mode"] == "step" else 5)
-    except TimeoutError:
-        pass
-    return _outcome(request, cluster, number)
+        return render(request, "web/flash.html", {"error": _("this step has no action")})
+    action, manifest = step.action, lesson.manifest
 
+    async def work() -> kubectl.Reply:
+        outcome = await runner.run(cluster, action, manifest)
+        return kubectl.Reply(outcome.ok, outcome.message, outcome.message.splitlines())
 
-def _outcome(request: HttpRequest, cluster: str, number: int) -> HttpResponse:
-    task, kubectl = _ACTIONS[number]
-    outcome = task.result() if task.done() and not task.cancelled() and task.exception() is None else None
-    failed = task.done() and (task.cancelled() or task.exception() is not None)
-    context = {"kubectl": kubectl, "outcome": outcome, "error": "the action failed" if failed else "",
-               "poll": "" if task.done() else reverse("present-outcome", args=[cluster, number])}
-    return render(request, "web/present.html#outcome", context)
-
-
-async def action_outcome(request: HttpRequest, cluster: str, number: int) -> HttpResponse:
-    """How a script button's write ended (polled while it waits on the bus)."""
-    if number not in _ACTIONS:
-        raise Http404("no such action")
-    return _outcome(request, cluster, number)
+    return await kubectl.run(request, cluster, action.kubectl(), work, held_notice=_("waiting at hop 1: press Next"))

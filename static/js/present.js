@@ -543,6 +543,8 @@ svg.addEventListener("click", async (event) => {
 });
 
 const overlay = document.getElementById("overlay");
+const consoleOverlay = document.getElementById("console-overlay");
+document.getElementById("open-console").addEventListener("click", () => consoleOverlay.showModal());
 document.getElementById("open-scoring").addEventListener("click", () => {
   const ns = story.beats.at(-1)?.messages[0]?.object.namespace || "default";
   htmx.ajax("GET", `${data.scoring}${ns}/${story.pod}`, { target: "#overlay-body", swap: "innerHTML" });
@@ -550,7 +552,7 @@ document.getElementById("open-scoring").addEventListener("click", () => {
 });
 
 document.addEventListener("keydown", (event) => {
-  if (overlay.open || event.target.closest?.("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (overlay.open || consoleOverlay.open || event.target.closest?.("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
   if (["ArrowRight", "PageDown", " "].includes(event.key)) next();
   else if (["ArrowLeft", "PageUp"].includes(event.key)) back();
   else return;
