@@ -36,6 +36,23 @@ def fits_ports(wanted: Iterable[HostPort], used: HostPortInfo) -> bool:
     return not any(used.conflicts(hp) for hp in wanted)
 
 
+def port_inputs(wanted: Iterable[HostPort], node: NodeInfo) -> list[dict[str, Any]]:
+    """Each wanted host port and the Pod on the node already holding a clashing one (None when free)."""
+    out = []
+    for hp in wanted:
+        holder = None
+        for other in node.pods.values():
+            # The same conflict rule as the filter, one placed Pod at a time, to name the holder.
+            held = HostPortInfo()
+            for used in other.host_ports:
+                held.add(used)
+            if held.conflicts(hp):
+                holder = other.key
+                break
+        out.append({"ip": hp.ip, "protocol": hp.protocol, "port": hp.port, "heldBy": holder})
+    return out
+
+
 class NodePorts(BasePlugin):
     """PreFilter (Skip without host ports) and Filter."""
 
@@ -52,6 +69,10 @@ class NodePorts(BasePlugin):
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         """Reject a node where one of the wanted ports is taken."""
         return Status() if fits_ports(pod.host_ports, node.used_ports) else Status.unschedulable(REASON)
+
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """:func:`port_inputs` for the Pod's host ports on this node."""
+        return {"ports": port_inputs(pod.host_ports, node)}
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A Pod holding a clashing port went away, or a node arrived."""
