@@ -372,7 +372,13 @@ def _image_score(inputs: Mapping[str, Any], raw: int) -> list[str]:
             }
         )
     low, high = inputs["minThreshold"], inputs["maxThreshold"]
-    clamped = min(max(inputs["sum"], low), high)
+    if inputs["sum"] <= low:
+        lines.append(
+            _("sum %(sum)s, not above the %(min)s threshold → %(raw)d")
+            % {"sum": mebibytes(inputs["sum"]), "min": mebibytes(low), "raw": raw}
+        )
+        return lines
+    clamped = min(inputs["sum"], high)
     lines.append(
         _("sum %(sum)s, clamped to [%(min)s, %(max)s]: 100 × (%(clamped)s − %(min)s) / (%(max)s − %(min)s) = %(raw)d")
         % {
