@@ -229,32 +229,34 @@ def build_panel(record: dict[str, Any]) -> Panel:
     """Lay out one decision record: tables, bars and the numbered walk-through."""
     nodes = record.get("nodes") or []
     filter_results = [{f["plugin"]: f for f in node.get("filters") or []} for node in nodes]
-    filters, skipped_filters = [], []
+    filters: list[Plugin] = []
+    skipped_filters: list[Plugin] = []
     for name, legacy, _weight in _columns(nodes, "filters"):
         ran = any(results.get(name, {}).get("status", SKIP) != SKIP for results in filter_results)
         (filters if ran else skipped_filters).append(Plugin(name, legacy, explanation(name)))
 
     filter_rows = []
     for index, (node, results) in enumerate(zip(nodes, filter_results, strict=True), start=1):
-        cells = []
+        verdicts = []
         for p in filters:
             entry = results.get(p.name, {})
             lines = filter_lines(entry) if entry else []
-            cells.append(FilterCell(entry.get("status", SKIP), entry.get("reason", ""), lines))
-        filter_rows.append(FilterRow(node["name"], cells, bool(node.get("feasible")), index))
+            verdicts.append(FilterCell(entry.get("status", SKIP), entry.get("reason", ""), lines))
+        filter_rows.append(FilterRow(node["name"], verdicts, bool(node.get("feasible")), index))
 
     feasible = [node for node in nodes if node.get("feasible")]
     score_results = [{s["plugin"]: s for s in node.get("scores") or []} for node in feasible]
     selected, tied = record.get("selected"), set(record.get("tied") or [])
     decider = _decider(feasible, score_results, selected, tied)
-    scores, skipped_scores = [], []
+    scores: list[Plugin] = []
+    skipped_scores: list[Plugin] = []
     for name, legacy, weight in _columns(feasible, "scores"):
         ran = any(results.get(name, {}).get("raw") is not None for results in score_results)
         if ran:
             step = len(nodes) + len(scores) + 1
-            weighted = {int(results.get(name, {}).get("weighted") or 0) for results in score_results}
+            distinct = {int(results.get(name, {}).get("weighted") or 0) for results in score_results}
             colour = PALETTE[len(scores) % len(PALETTE)]
-            equal = len(feasible) > 1 and len(weighted) == 1
+            equal = len(feasible) > 1 and len(distinct) == 1
             is_decider = decider is not None and decider.plugin == name
             scores.append(Plugin(name, legacy, explanation(name), weight, colour, step, equal, is_decider))
         else:

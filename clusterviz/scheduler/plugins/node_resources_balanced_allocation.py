@@ -59,19 +59,22 @@ def balanced_inputs(node: NodeInfo, resources: Sequence[str], pod_request: Seque
     (capped at 1); then the standard deviation of the fractions with the Pod.
     """
     requested, allocatable = resource_vectors(node, resources, pod_request, use_requested=True)
-    entries = [
-        {
-            "name": name,
-            "podRequest": req,
-            "nodeRequested": total - req,
-            "allocatable": cap,
-            "fraction": min(total / cap, 1.0),
-            "fractionBefore": min((total - req) / cap, 1.0),
-        }
-        for name, req, total, cap in zip(resources, pod_request, requested, allocatable, strict=True)
-        if cap
-    ]
-    return {"resources": entries, "std": fraction_std([e["fraction"] for e in entries])}
+    entries, fractions = [], []
+    for name, req, total, cap in zip(resources, pod_request, requested, allocatable, strict=True):
+        if not cap:
+            continue  # left out of the score, as upstream does
+        fractions.append(min(total / cap, 1.0))
+        entries.append(
+            {
+                "name": name,
+                "podRequest": req,
+                "nodeRequested": total - req,
+                "allocatable": cap,
+                "fraction": fractions[-1],
+                "fractionBefore": min((total - req) / cap, 1.0),
+            }
+        )
+    return {"resources": entries, "std": fraction_std(fractions)}
 
 
 def balanced_score_nodes(requested: np.ndarray, allocatable: np.ndarray) -> np.ndarray:
