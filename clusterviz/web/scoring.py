@@ -15,7 +15,7 @@ folded away; and a Pending Pod lists each node's first failing plugin.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -261,6 +261,9 @@ def build_panel(record: dict[str, Any]) -> Panel:
             scores.append(Plugin(name, legacy, explanation(name), weight, colour, step, equal, is_decider))
         else:
             skipped_scores.append(Plugin(name, legacy, explanation(name), weight))
+    if all(p.equal for p in scores):
+        # A full tie: folding would leave nothing to look at.
+        scores = [replace(p, equal=False) for p in scores]
     final_step = len(nodes) + len(scores) + 1
 
     best = max((int(node.get("total") or 0) for node in feasible), default=0)
