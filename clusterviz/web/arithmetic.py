@@ -10,6 +10,7 @@ from the record, so the panel cannot disagree with the scheduler.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -30,7 +31,7 @@ from clusterviz.scheduler.plugins import (
     taint_toleration,
     volume_restrictions,
 )
-from clusterviz.scheduler.plugins.node_resources_fit import LEAST_ALLOCATED, MOST_ALLOCATED
+from clusterviz.scheduler.plugins.node_resources_fit import LEAST_ALLOCATED, MOST_ALLOCATED, NON_ZERO_DEFAULTS
 
 MIB = 1024 * 1024
 # Upstream's names for the values scoring assumes when a container sets no request.
@@ -52,8 +53,8 @@ def amount(resource: str, value: int) -> str:
 
 
 def percent(fraction: float) -> str:
-    """A fraction as a whole percentage (0.2 -> ``20%``)."""
-    return f"{round(fraction * 100)}%"
+    """A fraction as a whole percentage, halves up as a class would round (0.2 -> ``20%``, 0.125 -> ``13%``)."""
+    return f"{math.floor(fraction * 100 + 0.5)}%"
 
 
 def mebibytes(count: int) -> str:
@@ -275,6 +276,18 @@ def _fit_score(inputs: Mapping[str, Any], raw: int) -> list[str]:
             lines.append(_("%(resource)s (%(used)s+%(pod)s) × 100 / %(alloc)s = %(score)d") % values)
         else:
             lines.append(_("%(resource)s (%(used)s+%(pod)s) × 100 / %(alloc)s → shape score %(score)d") % values)
+        if "nodeRequestedActual" in r:
+            lines.append(
+                _(
+                    "(the node's Pods request %(actual)s; those without a %(resource)s request count %(default)s "
+                    "each: %(used)s)"
+                )
+                % {
+                    **values,
+                    "actual": amount(name, r["nodeRequestedActual"]),
+                    "default": amount(name, NON_ZERO_DEFAULTS[name]),
+                }
+            )
     scored = [(r["score"], r["weight"]) for r in inputs["resources"]]
     if inputs["strategy"] not in (LEAST_ALLOCATED, MOST_ALLOCATED):
         # RequestedToCapacityRatio averages only the resources with a positive shape score, and rounds.

@@ -98,6 +98,14 @@ def test_a_pod_without_requests_says_scoring_counts_it_as_100m_and_200mi():
     assert "requests no resources: it needs only a Pod slot (1 of 110 used)" in seen
 
 
+def test_a_nodes_pods_without_requests_count_with_the_defaults_for_least_allocated_only():
+    nodes = [make_node("node01"), make_node("node02")]
+    seen = text(render(run(make_pod("web", cpu="500m", memory="1Gi"), nodes, [make_pod("batch-1", node="node01")])))
+    assert "CPU (4 − 100m − 500m) × 100 / 4 = 85" in seen
+    assert "(the node's Pods request 0; those without a CPU request count 100m each: 100m)" in seen
+    assert "CPU 0+500m / 4 = 13% (0% before the Pod)" in seen  # BalancedAllocation counts them as 0
+
+
 def test_preferred_node_affinity_terms_show_their_weights_and_which_matched():
     preferred = [
         {"weight": 80, "preference": {"matchExpressions": [{"key": "disktype", "operator": "In", "values": ["ssd"]}]}},

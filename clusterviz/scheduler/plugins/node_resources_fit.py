@@ -390,7 +390,8 @@ def score_inputs(
     request, the node's non-zero requested sum before the Pod, allocatable,
     weight and the resource's score. ``nonZeroDefault`` is present where the Pod's
     scoring request differs from its actual one, i.e. where a container without a
-    cpu/memory request was counted as 100m / 200Mi.
+    cpu/memory request was counted as 100m / 200Mi; ``nodeRequestedActual`` where the
+    node's Pods include such containers.
     """
     names = [name for name, _ in strategy.resources]
     requested, allocatable = resource_vectors(node, names, pod_scoring, use_requested=False)
@@ -411,6 +412,8 @@ def score_inputs(
         if name in NON_ZERO_DEFAULTS and pod_actual.get(name) != pod_request:
             entry["podRequestActual"] = pod_actual.get(name)
             entry["nonZeroDefault"] = NON_ZERO_DEFAULTS[name]
+        if name in NON_ZERO_DEFAULTS and node.requested.get(name) != entry["nodeRequested"]:
+            entry["nodeRequestedActual"] = node.requested.get(name)
         resources.append(entry)
     return {"strategy": strategy.type, "resources": resources}
 
