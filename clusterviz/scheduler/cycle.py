@@ -42,6 +42,8 @@ from clusterviz.scheduler.framework import (
     SUCCESS,
     Code,
     CycleState,
+    ExplainFilterPlugin,
+    ExplainScorePlugin,
     NodeStatuses,
     PreFilterResult,
     Status,
@@ -260,10 +262,12 @@ class _Explainer:
         if snapshot is None or snapshot.generation != self.generation:
             return None
         filters = [
-            p for p in self.profile.at(FILTER) if p.name not in self.skip_filters and hasattr(p, "explain_filter")
+            p for p in self.profile.at(FILTER) if p.name not in self.skip_filters and isinstance(p, ExplainFilterPlugin)
         ]
         scores = [
-            p for p in self.profile.at(SCORE) if p.name not in state.skip_score_plugins and hasattr(p, "explain_score")
+            p
+            for p in self.profile.at(SCORE)
+            if p.name not in state.skip_score_plugins and isinstance(p, ExplainScorePlugin)
         ]
         out = {}
         for entry in nodes:
