@@ -36,21 +36,27 @@ def fits_ports(wanted: Iterable[HostPort], used: HostPortInfo) -> bool:
     return not any(used.conflicts(hp) for hp in wanted)
 
 
+def ports_in_use(ports: Iterable[HostPort]) -> HostPortInfo:
+    """The given ports as one Pod's ports in use."""
+    used = HostPortInfo()
+    for hp in ports:
+        used.add(hp)
+    return used
+
+
 def port_inputs(wanted: Iterable[HostPort], node: NodeInfo) -> list[dict[str, Any]]:
     """Each wanted host port and the Pod on the node already holding a clashing one (None when free)."""
-    out = []
-    for hp in wanted:
-        holder = None
-        for other in node.pods.values():
-            # The same conflict rule as the filter, one placed Pod at a time, to name the holder.
-            held = HostPortInfo()
-            for used in other.host_ports:
-                held.add(used)
-            if held.conflicts(hp):
-                holder = other.key
-                break
-        out.append({"ip": hp.ip, "protocol": hp.protocol, "port": hp.port, "heldBy": holder})
-    return out
+    # The filter's conflict rule, one placed Pod at a time, to name the holder.
+    held = [(other.key, ports_in_use(other.host_ports)) for other in node.pods.values() if other.host_ports]
+    return [
+        {
+            "ip": hp.ip,
+            "protocol": hp.protocol,
+            "port": hp.port,
+            "heldBy": next((key for key, used in held if used.conflicts(hp)), None),
+        }
+        for hp in wanted
+    ]
 
 
 class NodePorts(BasePlugin):
@@ -86,7 +92,5 @@ def hint_pod_deleted(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint
     """Queue when the deleted Pod was bound and held a port this Pod wants."""
     if not old or not (old.get("spec") or {}).get("nodeName"):
         return QueueingHint.SKIP
-    used = HostPortInfo()
-    for hp in pod_host_ports(old):
-        used.add(hp)
+    used = ports_in_use(pod_host_ports(old))
     return QueueingHint.SKIP if fits_ports(pod_host_ports(pod), used) else QueueingHint.QUEUE

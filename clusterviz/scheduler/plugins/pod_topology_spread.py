@@ -174,11 +174,9 @@ class _FilterState:
     def skew(self, i: int, pod: PodInfo, value: str) -> dict[str, Any]:
         """Constraint ``i``'s skew in domain ``value``: matching Pods there + the Pod itself - the global minimum."""
         c = self.constraints[i]
-        matching, self_match, global_min = (
-            self.counts[i].get(value, 0),
-            int(c.selector.matches(pod.labels)),
-            self.min_match(i),
-        )
+        matching = self.counts[i].get(value, 0)
+        self_match = int(c.selector.matches(pod.labels))
+        global_min = self.min_match(i)
         return {
             "topologyKey": c.topology_key,
             "domain": value,
@@ -283,13 +281,15 @@ class PodTopologySpread(BasePlugin):
     def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
         """Each hard constraint's skew on this node (``domain`` None where the node lacks the key)."""
         s: _FilterState | None = state.get(NAME)
+        if s is None:
+            return {"constraints": []}
         out = []
-        for i, c in enumerate(s.constraints if s is not None else ()):
+        for i, c in enumerate(s.constraints):
             value = node.labels.get(c.topology_key)
             if value is None:
                 out.append({"topologyKey": c.topology_key, "domain": None, "maxSkew": c.max_skew})
             else:
-                out.append(s.skew(i, pod, value))  # type: ignore[union-attr]
+                out.append(s.skew(i, pod, value))
         return {"constraints": out}
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
