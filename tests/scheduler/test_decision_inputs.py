@@ -244,3 +244,28 @@ def test_a_big_clusters_record_carries_no_inputs():
     record = run(make_pod("web", cpu="100m"), nodes)
     assert record.explainer is None and record.inputs == {}
     assert all("inputs" not in e for n in record.to_dict()["nodes"] for e in n["filters"] + n["scores"])
+
+
+def test_a_hard_spread_constraint_shows_the_skew_and_required_anti_affinity_the_pods_in_the_domain():
+    zone = "topology.kubernetes.io/zone"
+    nodes = [make_node("a1", labels={zone: "a"}), make_node("b1", labels={zone: "b"})]
+    placed = [make_pod("web-0", labels={"app": "web"}, node="a1")]
+    spread = [{"maxSkew": 1, "topologyKey": zone, "whenUnsatisfiable": "DoNotSchedule",
+               "labelSelector": {"matchLabels": {"app": "web"}}}]  # fmt: skip
+    record = body(run(make_pod("web-1", labels={"app": "web"}, topologySpreadConstraints=spread), nodes, placed))
+    assert inputs(record, "a1", "filters", "PodTopologySpread")["constraints"] == [
+        {"topologyKey": zone, "domain": "a", "matching": 1, "selfMatch": 1, "globalMin": 0, "skew": 2, "maxSkew": 1}
+    ]
+    anti = [{"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": zone}]
+    pod = make_pod(
+        "web-2",
+        labels={"app": "web"},
+        affinity={"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": anti}},
+    )
+    record = body(run(pod, nodes, placed))
+    assert inputs(record, "a1", "filters", "InterPodAffinity")["antiAffinity"] == [
+        {"selector": "app=web", "topologyKey": zone, "domain": "a", "pods": 1}
+    ]
+    assert (
+        entry(record, "a1", "filters", "InterPodAffinity")["reason"] == "node(s) didn't match pod anti-affinity rules"
+    )
