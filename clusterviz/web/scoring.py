@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from clusterviz.api.client import Client
 from clusterviz.scheduler import plugins as registry
+from clusterviz.scheduler.plugins import node_resources_fit
 from clusterviz.web.arithmetic import default_notes, filter_lines, score_lines
 
 SKIP = "Skip"
@@ -314,12 +315,12 @@ def _decider(
     feasible: list[dict[str, Any]], score_results: list[dict[str, dict[str, Any]]], selected: str | None, tied: set[str]
 ) -> Decider | None:
     """The plugin with the largest weighted lead of the winner over the runner-up (None on a tie or a lone node)."""
-    if not selected or len(feasible) < 2 or len(tied) > 1:
-        return None
     rows = {
         node["name"]: (int(node.get("total") or 0), results)
         for node, results in zip(feasible, score_results, strict=True)
     }
+    if selected is None or selected not in rows or len(rows) < 2 or len(tied) > 1:
+        return None
     winner_total, winner = rows[selected]
     # The runner-up: the best other total, the first by name among equals.
     runner_up = min((name for name in rows if name != selected), key=lambda name: (-rows[name][0], name))
@@ -338,7 +339,7 @@ def _notes(feasible: list[dict[str, Any]]) -> list[str]:
     """Sentences about the whole attempt: the non-zero defaults scoring gave the Pod (the same on every node)."""
     for node in feasible:
         for entry in node.get("scores") or []:
-            if entry.get("inputs") and entry["plugin"] == "NodeResourcesFit":
+            if entry.get("inputs") and entry["plugin"] == node_resources_fit.NAME:
                 return default_notes(entry["inputs"])
     return []
 
