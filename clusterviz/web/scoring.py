@@ -378,7 +378,7 @@ def _walkthrough(panel: Panel) -> list[Step]:
         if failed:
             text = _("%(node)s is filtered out.") % {"node": row.node}
             detail = " ".join(
-                f"{p.name}: {c.reason or c.status}{' (' + '; '.join(c.lines) + ')' if c.lines else ''}. {p.explanation}"
+                f"{p.name}: {c.reason or c.status}{' — ' + '; '.join(c.lines) if c.lines else ''}. {p.explanation}"
                 for p, c in failed
             )
         else:
