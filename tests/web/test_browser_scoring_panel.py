@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
 
 from tests.livesim import LiveServer
 from tests.web.test_browser import CHROMIUM, page  # noqa: F401  (the shared Playwright page fixture)
+from tests.web.test_browser_actions import create
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 
 
 def create_pod(live: LiveServer, name: str, cpu: str, node: str = "") -> None:
-    spec = {"containers": [{"name": "c", "image": "nginx:1.27", "resources": {"requests": {"cpu": cpu}}}]}
+    spec: dict = {"containers": [{"name": "c", "image": "nginx:1.27", "resources": {"requests": {"cpu": cpu}}}]}
     if node:
         spec["nodeName"] = node
     body = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"}, "spec": spec}
-    request = urllib.request.Request(
-        f"{live.cluster_url()}/api/v1/namespaces/default/pods",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request) as response:
-        assert response.status == 201
+    create(live, "/api/v1/namespaces/default/pods", body)
 
 
 def test_equal_plugins_fold_and_the_panel_scales_with_its_containers_font(page, live: LiveServer):  # noqa: F811
