@@ -28,6 +28,8 @@ from clusterviz.scheduler.decision import (
     FilterColumn,
     FilterResult,
     NodeColumns,
+    NodeDecision,
+    NodeInputs,
     PodRef,
     ScoreColumn,
     TieBreak,
@@ -40,6 +42,8 @@ from clusterviz.scheduler.framework import (
     SUCCESS,
     Code,
     CycleState,
+    ExplainFilterPlugin,
+    ExplainScorePlugin,
     NodeStatuses,
     PreFilterResult,
     Status,
@@ -236,6 +240,48 @@ class _Filtered:
         return tuple(out)
 
 
+class _Explainer:
+    """What an attempt decided with, so that each plugin can lay out its inputs when the record is read.
+
+    Plugins explain from the attempt's own CycleState and the snapshot's nodes, so
+    the inputs are worked out only while the snapshot is still the one the attempt
+    saw (the scheduler stores the record before it assumes the Pod). Nothing is
+    computed for a record nobody reads, which keeps the cycle as fast as before.
+    """
+
+    def __init__(self, profile: Profile, state: CycleState, pod: PodInfo, pre_rejected: frozenset[str]) -> None:
+        assert state.snapshot is not None
+        self.profile, self.state, self.pod = profile, state, pod
+        self.generation = state.snapshot.generation
+        # A plugin that rejected at PreFilter wrote no state for its Filter to explain from.
+        self.skip_filters = frozenset(state.skip_filter_plugins) | pre_rejected
+
+    def inputs(self, nodes: tuple[NodeDecision, ...]) -> dict[str, NodeInputs] | None:
+        """Each listed node's inputs: every Filter that ran, and every Score plugin that scored a feasible node."""
+        snapshot, state = self.state.snapshot, self.state
+        if snapshot is None or snapshot.generation != self.generation:
+            return None
+        filters = [
+            p for p in self.profile.at(FILTER) if p.name not in self.skip_filters and isinstance(p, ExplainFilterPlugin)
+        ]
+        scores = [
+            p
+            for p in self.profile.at(SCORE)
+            if p.name not in state.skip_score_plugins and isinstance(p, ExplainScorePlugin)
+        ]
+        out = {}
+        for entry in nodes:
+            node = snapshot.get(entry.name)
+            if node is None:
+                continue
+            explained = ((p.name, p.explain_filter(state, self.pod, node)) for p in filters)
+            out[entry.name] = NodeInputs(
+                {name: inputs for name, inputs in explained if inputs is not None},
+                {p.name: p.explain_score(state, self.pod, node) for p in scores} if entry.scores else {},
+            )
+        return out
+
+
 def schedule(
     pod: Mapping[str, Any] | PodInfo,
     snapshot: Snapshot,
@@ -269,6 +315,7 @@ def schedule(
 
     state = CycleState(snapshot)
     pre_status: Status | None = None
+    pre_rejected: set[str] = set()
     result = PreFilterResult()
     narrowing: list[str] = []
     for plugin in profile.at(PRE_FILTER):
@@ -278,6 +325,7 @@ def schedule(
         elif status.code is Code.ERROR:
             return DecisionRecord(**base, columns=None, selected=None, message=status.message, error=status.message)
         elif status.is_rejected:
+            pre_rejected.add(plugin.name)
             pre_status = pre_status or status.with_plugin(plugin.name)
         elif res is not None and not res.all_nodes:
             narrowing.append(plugin.name)
@@ -331,6 +379,8 @@ def schedule(
     )
     if pre_status is not None and pre_status.plugin:
         rejectors |= {pre_status.plugin}
+    # Inputs only for records with a row per evaluated node (see _columns).
+    explainer = _Explainer(profile, state, info, frozenset(pre_rejected)) if evaluated.sum() <= DETAIL_LIMIT else None
 
     if not len(feasible_rows):
         counted = {table.names[r]: pre_status or filtered.status(r) for r in np.flatnonzero(evaluated).tolist()}
@@ -344,7 +394,7 @@ def schedule(
         columns = _columns(table, filtered, np.flatnonzero(evaluated), np.zeros(n, bool), (), np.zeros(n, np.int64))
         return DecisionRecord(
             **base, columns=columns, selected=None, message=message, unschedulable_plugins=rejectors,
-            nominated_node=nominated, victims=victims, next_start_index=next_start,
+            nominated_node=nominated, victims=victims, next_start_index=next_start, explainer=explainer,
         )  # fmt: skip
 
     needed = len(feasible_rows) > 1
@@ -373,7 +423,7 @@ def schedule(
     )
     return DecisionRecord(
         **base, columns=columns, selected=selected, tied=tied, scoring_needed=needed, tie_break=tie_break,
-        next_start_index=next_start,
+        next_start_index=next_start, explainer=explainer,
     )  # fmt: skip
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -75,15 +75,36 @@ class NodeDecision:
     total: int | None = None
     feasible: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        """API shape: name, filters, scores, total, feasible."""
-        return {
-            "name": self.name,
-            "filters": [f.to_dict() for f in self.filters],
-            "scores": [s.to_dict() for s in self.scores],
-            "total": self.total,
-            "feasible": self.feasible,
-        }
+    def to_dict(self, inputs: NodeInputs | None = None) -> dict[str, Any]:
+        """API shape: name, filters, scores, total, feasible.
+
+        With ``inputs`` each filter and score entry whose plugin explained itself
+        carries an ``inputs`` object: the numbers its verdict or score came from.
+        """
+        filters = [f.to_dict() for f in self.filters]
+        scores = [s.to_dict() for s in self.scores]
+        if inputs is not None:
+            for entries, by_plugin in ((filters, inputs.filters), (scores, inputs.scores)):
+                for entry in entries:
+                    if entry["plugin"] in by_plugin:
+                        entry["inputs"] = by_plugin[entry["plugin"]]
+        return {"name": self.name, "filters": filters, "scores": scores, "total": self.total, "feasible": self.feasible}
+
+
+@dataclass(frozen=True)
+class NodeInputs:
+    """What each plugin computed its verdict (``filters``) and raw score (``scores``) on one node from."""
+
+    filters: dict[str, dict[str, Any]]
+    scores: dict[str, dict[str, Any]]
+
+
+class Explainer(Protocol):
+    """Works out the :class:`NodeInputs` of an attempt's listed nodes when the record is first read."""
+
+    def inputs(self, nodes: tuple[NodeDecision, ...]) -> dict[str, NodeInputs] | None:
+        """Inputs per node name; None when the cluster has changed since the attempt."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -245,11 +266,18 @@ class DecisionRecord:
     nominated_node: str | None = None
     victims: tuple[str, ...] = ()
     next_start_index: int = 0
+    explainer: Explainer | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def nodes(self) -> tuple[NodeDecision, ...]:
         """The listed nodes' rows, built from the columns on first read."""
         return self.columns.decisions() if self.columns is not None else ()
+
+    @cached_property
+    def inputs(self) -> dict[str, NodeInputs]:
+        """Every listed node's plugin inputs (empty for a big cluster's record, or once the cluster has moved on)."""
+        found = self.explainer.inputs(self.nodes) if self.explainer is not None else None
+        return found or {}
 
     def totals(self) -> dict[str, int]:
         """Total score of every listed feasible node, without building the rows."""
@@ -277,7 +305,7 @@ class DecisionRecord:
             "attempt": self.attempt,
             "time": self.time,
             "profile": self.profile,
-            "nodes": [n.to_dict() for n in self.nodes],
+            "nodes": [n.to_dict(self.inputs.get(n.name)) for n in self.nodes],
             "selected": self.selected,
             "tied": list(self.tied),
             "message": self.message,

@@ -512,6 +512,24 @@ class NormalizeScorePlugin(Plugin, Protocol):
 
 
 @runtime_checkable
+class ExplainFilterPlugin(Plugin, Protocol):
+    """A Filter plugin that lays out the inputs behind its verdict on one node (for the decision record).
+
+    Called after the attempt with the same CycleState, so it reads the data the Filter read.
+    None means there is nothing to show on that node.
+    """
+
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any] | None: ...
+
+
+@runtime_checkable
+class ExplainScorePlugin(Plugin, Protocol):
+    """A Score plugin that lays out the inputs behind its raw score on one node (for the decision record)."""
+
+    def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]: ...
+
+
+@runtime_checkable
 class PreEnqueuePlugin(Plugin, Protocol):
     """Keeps a Pod out of the active queue while it returns a rejection (scheduling gates)."""
 

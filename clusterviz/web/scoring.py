@@ -6,23 +6,30 @@ a stacked bar chart of the totals, and a numbered list of steps: the filters
 node by node, then the score plugins one by one, then the selection. Every
 revealable piece of the page carries its step number, so the browser can step
 through the decision without asking the server again.
+
+Where the record carries the plugins' inputs, each cell also shows its
+arithmetic (:mod:`clusterviz.web.arithmetic`); the plugin that decided between
+the winner and the runner-up is named; plugins equal on every node can be
+folded away; and a Pending Pod lists each node's first failing plugin.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clusterviz.api.client import Client
 from clusterviz.scheduler import plugins as registry
+from clusterviz.scheduler.plugins import node_resources_fit
+from clusterviz.web.arithmetic import default_notes, filter_lines, score_lines
 
 from .language import beside_upstream, chinese
 
@@ -64,6 +71,13 @@ class Plugin:
     weight: int = 0
     colour: str = ""
     step: int = 0
+    equal: bool = False  # the same weighted score on every feasible node: it cannot change the ranking
+    decider: bool = False  # its weighted difference decided between the winner and the runner-up
+
+    @property
+    def css(self) -> str:
+        """``equal`` and/or ``decider``, for the stylesheet and the fold toggle."""
+        return " ".join(name for name, on in (("equal", self.equal), ("decider", self.decider)) if on)
 
 
 @dataclass(frozen=True)
@@ -72,6 +86,7 @@ class FilterCell:
 
     status: str
     reason: str
+    lines: list[str] = field(default_factory=list)
 
     @property
     def css(self) -> str:
@@ -110,6 +125,9 @@ class ScoreCell:
     step: int
     colour: str
     percent: float
+    percent_folded: float  # of the bar drawn without the plugins equal on every node
+    css: str = ""
+    lines: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -121,6 +139,39 @@ class ScoreRow:
     total: int
     selected: bool
     tied: bool
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """Why a node cannot run a Pending Pod: its first failing filter (the one upstream counts) and the numbers."""
+
+    node: str
+    plugin: str
+    reason: str
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class Decider:
+    """The plugin whose weighted difference decided between the winner and the runner-up."""
+
+    plugin: str
+    winner: str
+    runner_up: str
+    difference: int
+    totals: tuple[int, int]
+
+    @property
+    def sentence(self) -> str:
+        """``NodeResourcesBalancedAllocation decided: node02 +17 over node01 …`` in the page's language."""
+        return _("%(plugin)s decided: %(winner)s +%(difference)d over %(runner)s (totals %(a)d and %(b)d).") % {
+            "plugin": self.plugin,
+            "winner": self.winner,
+            "difference": self.difference,
+            "runner": self.runner_up,
+            "a": self.totals[0],
+            "b": self.totals[1],
+        }
 
 
 @dataclass(frozen=True)
@@ -146,6 +197,17 @@ class Panel:
     score_rows: list[ScoreRow]
     final_step: int
     steps: list[Step] = field(default_factory=list)
+    decider: Decider | None = None
+    notes: list[str] = field(default_factory=list)
+    blockers: list[Blocker] = field(default_factory=list)
+
+    @property
+    def equal_scores(self) -> list[tuple[Plugin, int]]:
+        """The score plugins equal on every feasible node (folded away by default), with that weighted score."""
+        if not self.score_rows:
+            return []
+        first = self.score_rows[0].cells
+        return [(p, cell.weighted) for p, cell in zip(self.scores, first, strict=True) if p.equal]
 
     @property
     def scheduled(self) -> bool:
@@ -189,33 +251,48 @@ def build_panel(record: dict[str, Any]) -> Panel:
     """Lay out one decision record: tables, bars and the numbered walk-through."""
     nodes = record.get("nodes") or []
     filter_results = [{f["plugin"]: f for f in node.get("filters") or []} for node in nodes]
-    filters, skipped_filters = [], []
+    filters: list[Plugin] = []
+    skipped_filters: list[Plugin] = []
     for name, legacy, _weight in _columns(nodes, "filters"):
         ran = any(results.get(name, {}).get("status", SKIP) != SKIP for results in filter_results)
         (filters if ran else skipped_filters).append(Plugin(name, legacy, explanation(name)))
 
     filter_rows = []
     for index, (node, results) in enumerate(zip(nodes, filter_results, strict=True), start=1):
-        cells = [
-            FilterCell(results.get(p.name, {}).get("status", SKIP), results.get(p.name, {}).get("reason", ""))
-            for p in filters
-        ]
-        filter_rows.append(FilterRow(node["name"], cells, bool(node.get("feasible")), index))
+        verdicts = []
+        for p in filters:
+            entry = results.get(p.name, {})
+            lines = filter_lines(entry) if entry else []
+            verdicts.append(FilterCell(entry.get("status", SKIP), entry.get("reason", ""), lines))
+        filter_rows.append(FilterRow(node["name"], verdicts, bool(node.get("feasible")), index))
 
     feasible = [node for node in nodes if node.get("feasible")]
     score_results = [{s["plugin"]: s for s in node.get("scores") or []} for node in feasible]
-    scores, skipped_scores = [], []
+    selected, tied = record.get("selected"), set(record.get("tied") or [])
+    decider = _decider(feasible, score_results, selected, tied)
+    scores: list[Plugin] = []
+    skipped_scores: list[Plugin] = []
     for name, legacy, weight in _columns(feasible, "scores"):
         ran = any(results.get(name, {}).get("raw") is not None for results in score_results)
         if ran:
             step = len(nodes) + len(scores) + 1
-            scores.append(Plugin(name, legacy, explanation(name), weight, PALETTE[len(scores) % len(PALETTE)], step))
+            distinct = {int(results.get(name, {}).get("weighted") or 0) for results in score_results}
+            colour = PALETTE[len(scores) % len(PALETTE)]
+            equal = len(feasible) > 1 and len(distinct) == 1
+            is_decider = decider is not None and decider.plugin == name
+            scores.append(Plugin(name, legacy, explanation(name), weight, colour, step, equal, is_decider))
         else:
             skipped_scores.append(Plugin(name, legacy, explanation(name), weight))
+    if all(p.equal for p in scores):
+        # A full tie: folding would leave nothing to look at.
+        scores = [replace(p, equal=False) for p in scores]
     final_step = len(nodes) + len(scores) + 1
 
     best = max((int(node.get("total") or 0) for node in feasible), default=0)
-    selected, tied = record.get("selected"), set(record.get("tied") or [])
+    # What every node gets from the equal plugins; the folded bars leave it out.
+    common = (
+        sum(int(score_results[0].get(p.name, {}).get("weighted") or 0) for p in scores if p.equal) if feasible else 0
+    )
     score_rows = []
     for node, results in zip(feasible, score_results, strict=True):
         cells = []
@@ -231,6 +308,9 @@ def build_panel(record: dict[str, Any]) -> Panel:
                     plugin.step,
                     plugin.colour,
                     _percent(weighted, best),
+                    0.0 if plugin.equal else _percent(weighted, best - common),
+                    plugin.css,
+                    score_lines(entry) if entry else [],
                 )
             )
         total = int(node.get("total") or 0)
@@ -245,8 +325,55 @@ def build_panel(record: dict[str, Any]) -> Panel:
         )
 
     panel = Panel(record, filters, skipped_filters, scores, skipped_scores, filter_rows, score_rows, final_step)
+    panel.decider = decider
+    panel.notes = _notes(feasible)
+    panel.blockers = [] if feasible else _blockers(panel)
     panel.steps = _walkthrough(panel)
     return panel
+
+
+def _decider(
+    feasible: list[dict[str, Any]], score_results: list[dict[str, dict[str, Any]]], selected: str | None, tied: set[str]
+) -> Decider | None:
+    """The plugin with the largest weighted lead of the winner over the runner-up (None on a tie or a lone node)."""
+    rows = {
+        node["name"]: (int(node.get("total") or 0), results)
+        for node, results in zip(feasible, score_results, strict=True)
+    }
+    if selected is None or selected not in rows or len(rows) < 2 or len(tied) > 1:
+        return None
+    winner_total, winner = rows[selected]
+    # The runner-up: the best other total, the first by name among equals.
+    runner_up = min((name for name in rows if name != selected), key=lambda name: (-rows[name][0], name))
+    runner_total, runner = rows[runner_up]
+    leads = [
+        (int(entry.get("weighted") or 0) - int(runner.get(plugin, {}).get("weighted") or 0), plugin)
+        for plugin, entry in winner.items()
+    ]
+    lead, plugin = max(leads, key=lambda t: t[0], default=(0, ""))
+    if lead <= 0:
+        return None
+    return Decider(plugin, selected, runner_up, lead, (winner_total, runner_total))
+
+
+def _notes(feasible: list[dict[str, Any]]) -> list[str]:
+    """Sentences about the whole attempt: the non-zero defaults scoring gave the Pod (the same on every node)."""
+    for node in feasible:
+        for entry in node.get("scores") or []:
+            if entry.get("inputs") and entry["plugin"] == node_resources_fit.NAME:
+                return default_notes(entry["inputs"])
+    return []
+
+
+def _blockers(panel: Panel) -> list[Blocker]:
+    """Each node's first failing filter in profile order, the one upstream's message counts for it."""
+    out = []
+    for row in panel.filter_rows:
+        for plugin, cell in zip(panel.filters, row.cells, strict=True):
+            if cell.css == "fail":
+                out.append(Blocker(row.node, plugin.name, cell.reason or cell.status, cell.lines))
+                break
+    return out
 
 
 def _percent(value: int, best: int) -> float:
@@ -274,7 +401,14 @@ def _walkthrough(panel: Panel) -> list[Step]:
             detail = format_html_join(
                 " ",
                 _("{plugin}: {reason}. {explanation}"),
-                ({"plugin": p.name, "reason": c.verdict, "explanation": p.explanation} for p, c in failed),
+                (
+                    {
+                        "plugin": p.name,
+                        "reason": format_html("{}{}", c.verdict, " — " + "; ".join(c.lines) if c.lines else ""),
+                        "explanation": p.explanation,
+                    }
+                    for p, c in failed
+                ),
             )
         else:
             checked = sum(1 for cell in row.cells if cell.css == "pass")
@@ -286,13 +420,20 @@ def _walkthrough(panel: Panel) -> list[Step]:
         steps.append(Step(row.step, _("Filter · %(node)s") % {"node": row.node}, text, detail))
     for index, plugin in enumerate(panel.scores):
         values = ", ".join(f"{row.node} {row.cells[index].weighted}" for row in panel.score_rows)
+        detail = _("Weighted scores (normalised × %(weight)s): %(values)s.") % {
+            "weight": plugin.weight,
+            "values": values,
+        }
+        if plugin.equal:
+            detail += " " + _("Equal on every node, so it cannot change the ranking.")
+        if plugin.decider and panel.decider is not None:
+            detail += " " + panel.decider.sentence
         steps.append(
             Step(
                 plugin.step,
                 f"{plugin.name} ({plugin.legacy})" if plugin.legacy else plugin.name,
                 plugin.explanation,
-                _("Weighted scores (normalised × %(weight)s): %(values)s.")
-                % {"weight": plugin.weight, "values": values},
+                detail,
             )
         )
     steps.append(_verdict(panel))
@@ -313,7 +454,8 @@ def _verdict(panel: Panel) -> Step:
         text = _("Only %(node)s passed the filters, so it is chosen without scoring.") % {"node": record["selected"]}
     else:
         text = _("The highest total wins: %(node)s is selected.") % {"node": record["selected"]}
-    return Step(panel.final_step, _("Selected: %(node)s") % {"node": record["selected"]}, text, tie)
+    detail = f"{tie} {panel.decider.sentence}" if panel.decider is not None else tie
+    return Step(panel.final_step, _("Selected: %(node)s") % {"node": record["selected"]}, text, detail)
 
 
 async def scoring(request: HttpRequest, cluster: str, namespace: str, name: str) -> HttpResponse:

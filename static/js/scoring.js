@@ -2,6 +2,8 @@
 // selection. The server numbers every revealable element (data-step) and every sentence to say
 // (data-say); this module only hides what lies beyond the current step, so nothing is computed twice.
 const STEPPING = "clusterviz-scoring-stepping";
+// Plugins equal on every node are folded away unless the teacher has asked to see them.
+const UNFOLDED = "clusterviz-scoring-unfolded";
 
 function typing(target) {
   return target.closest?.("input, textarea, select, [contenteditable], .CodeMirror");
@@ -41,7 +43,19 @@ function setup(panel) {
   const next = () => (walking() ? show(current + 1, true) : show(0, true));
   const back = () => show(current - 1, true);
 
+  const fold = panel.querySelector("[data-fold]");
+  const unfold = (on) => {
+    sessionStorage.setItem(UNFOLDED, on ? "on" : "off");
+    panel.classList.toggle("fold-equal", !on);
+    fold?.setAttribute("aria-pressed", on ? "true" : "false");
+  };
+  unfold(sessionStorage.getItem(UNFOLDED) === "on");
+
   panel.addEventListener("click", (event) => {
+    if (event.target.closest("[data-fold]")) {
+      unfold(panel.classList.contains("fold-equal"));
+      return;
+    }
     const action = event.target.closest("[data-stepper]")?.dataset.stepper;
     if (action === "start") show(0, true);
     else if (action === "next") next();

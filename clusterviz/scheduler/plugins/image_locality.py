@@ -79,6 +79,33 @@ def sum_image_scores(node: NodeInfo, images: Sequence[str], total_num_nodes: int
     return total
 
 
+def image_inputs(node: NodeInfo, images: Sequence[str], num_containers: int, total_num_nodes: int) -> dict[str, Any]:
+    """The numbers behind one node's score, for the decision record.
+
+    Every image of the Pod with, where the node has it, its size, on how many of
+    the snapshot's nodes it is, and its spread-scaled size; then the sum and the
+    thresholds it is clamped into.
+    """
+    entries, total = [], 0
+    for name in images:
+        state = node.image_state(name)
+        if state is None:
+            entries.append({"name": name, "present": False})
+            continue
+        scaled = scaled_image_score(state, total_num_nodes)
+        total += scaled
+        entries.append(
+            {"name": name, "present": True, "size": state.size, "numNodes": state.num_nodes, "scaled": scaled}
+        )
+    return {
+        "images": entries,
+        "totalNodes": total_num_nodes,
+        "sum": total,
+        "minThreshold": MIN_THRESHOLD,
+        "maxThreshold": MAX_CONTAINER_THRESHOLD * num_containers,
+    }
+
+
 class ImageLocality(BasePlugin):
     """Score only; no PreScore (so it never skips) and no NormalizeScore."""
 
@@ -103,6 +130,12 @@ class ImageLocality(BasePlugin):
             if summary is not None:
                 sums += nodes.has_image(name)[rows] * scaled_image_score(summary, max(len(snapshot), 1))
         return calculate_priority_nodes(sums, count)
+
+    def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """:func:`image_inputs` on this node."""
+        total = len(state.snapshot) if state.snapshot is not None else 1
+        images, count = self._images(state, pod)
+        return image_inputs(node, images, count, max(total, 1))
 
     def _images(self, state: CycleState, pod: PodInfo) -> tuple[tuple[str, ...], int]:
         images = state.get(NAME)

@@ -9,7 +9,7 @@ per topology pair ``(topologyKey, the node's value for it)``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from clusterviz.scheduler.framework import (
     QueueingHint,
     Status,
 )
-from clusterviz.scheduler.nodeinfo import ANTI_AFFINITY, HARD, AffinityTerm, NodeInfo, PodInfo
+from clusterviz.scheduler.nodeinfo import AFFINITY, ANTI_AFFINITY, HARD, AffinityTerm, NodeInfo, PodInfo
 from clusterviz.scheduler.nodetable import POD_GROUP, SCORE_TERM, NodeTable
 
 NAME = "InterPodAffinity"
@@ -128,6 +128,114 @@ def satisfies_existing_anti_affinity(counts: AffinityCounts, node: NodeInfo) -> 
     return not any(counts.existing_anti[(k, v)] > 0 for k, v in node.labels.items())
 
 
+def affinity_inputs(pod: PodInfo, counts: AffinityCounts, node: NodeInfo, own_ns: Mapping[str, str]) -> dict[str, Any]:
+    """The counters the filter reads on one node, for the decision record.
+
+    Per required affinity and anti-affinity term of the Pod: the node's domain
+    (None without the key) and the matching Pods in it; the placed Pods'
+    anti-affinity terms that cover one of the node's labels; and whether the
+    "first Pod of its group" rule applies.
+    """
+
+    def terms(terms: Sequence[AffinityTerm], counter: Counter[TopologyPair]) -> list[dict[str, Any]]:
+        out = []
+        for term in terms:
+            value = node.labels.get(term.topology_key)
+            pods = counter[(term.topology_key, value)] if value is not None else 0
+            out.append(
+                {"selector": str(term.selector), "topologyKey": term.topology_key, "domain": value, "pods": pods}
+            )
+        return out
+
+    return {
+        "affinity": terms(pod.required_affinity_terms, counts.affinity),
+        "antiAffinity": terms(pod.required_anti_affinity_terms, counts.anti),
+        "existingAntiAffinity": [
+            {"topologyKey": k, "domain": v, "pods": counts.existing_anti[(k, v)]}
+            for k, v in node.labels.items()
+            if counts.existing_anti[(k, v)] > 0
+        ],
+        "firstOfGroup": not +counts.affinity and matches_all(pod.required_affinity_terms, pod, own_ns),
+    }
+
+
+@dataclass(frozen=True, eq=False)
+class Contribution:
+    """One term's pull (positive weight) or push (negative) on the topology domains of ``topology_key``.
+
+    ``incoming`` is True for the Pod's own preferred terms matched by placed Pods,
+    False for placed Pods' terms that match the Pod. ``per_value[i]`` counts the
+    Pods (or placed terms) in the domain ``values[i]``.
+    """
+
+    incoming: bool
+    kind: str
+    term: AffinityTerm
+    weight: int
+    values: tuple[str, ...]
+    per_value: np.ndarray
+
+
+def score_contributions(pod: PodInfo, snapshot: Any, hard_pod_affinity_weight: int) -> Iterator[Contribution]:
+    """Every term that adds to InterPodAffinity's scores, both directions, counted from the snapshot's columns.
+
+    Pods are tallied by (namespace, labels) and placed terms by term, so each
+    distinct group and term is matched once, not every placed Pod.
+    """
+    table = snapshot.table()
+    ns_labels = snapshot.namespace_labels
+
+    def contribution(incoming: bool, kind: str, term: AffinityTerm, weight: int, counts: np.ndarray) -> Contribution:
+        codes, values = table.labels(term.topology_key)
+        present = codes >= 0
+        per_value = np.bincount(codes[present], weights=counts[present], minlength=len(values)).astype(np.int64)
+        return Contribution(incoming, kind, term, weight, values, per_value)
+
+    incoming = [(AFFINITY, wt, 1) for wt in pod.preferred_affinity_terms]
+    incoming += [(ANTI_AFFINITY, wt, -1) for wt in pod.preferred_anti_affinity_terms]
+    if incoming:
+        for group, representative in snapshot.pods.representatives.items():
+            their_ns = ns_labels(representative.namespace)
+            for kind, wt, sign in incoming:
+                if wt.term.matches(representative, their_ns):
+                    yield contribution(True, kind, wt.term, wt.weight * sign, table.column(POD_GROUP, group))
+    own_ns = ns_labels(pod.namespace)
+    for key in snapshot.pods.score_terms:
+        kind, term, weight = key
+        if kind == HARD:
+            if hard_pod_affinity_weight <= 0:
+                continue
+            weight = hard_pod_affinity_weight
+        if term.matches(pod, own_ns):
+            signed = -weight if kind == ANTI_AFFINITY else weight
+            yield contribution(False, kind, term, signed, table.column(SCORE_TERM, key))
+
+
+def contribution_inputs(contributions: Sequence[Contribution], node: NodeInfo) -> list[dict[str, Any]]:
+    """The contributions in this node's domains, equal terms merged: the raw score is the sum of ``pods x weight``."""
+    merged: dict[tuple[bool, str, AffinityTerm, int], dict[str, Any]] = {}
+    for c in contributions:
+        value = node.labels.get(c.term.topology_key)
+        if value is None:
+            continue
+        pods = int(c.per_value[c.values.index(value)])
+        key = (c.incoming, c.kind, c.term, c.weight)
+        entry = merged.get(key)
+        if entry is None:
+            merged[key] = {
+                "incoming": c.incoming,
+                "kind": c.kind,
+                "selector": str(c.term.selector),
+                "topologyKey": c.term.topology_key,
+                "domain": value,
+                "pods": pods,
+                "weight": c.weight,
+            }
+        else:
+            entry["pods"] += pods
+    return [entry for entry in merged.values() if entry["pods"]]
+
+
 class PairScores:
     """PreScore's summed weights per topology pair, kept per key as an array over the key's label values.
 
@@ -200,12 +308,7 @@ class InterPodAffinity(BasePlugin):
         return Status()
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
-        """Sum term weights per topology pair over the placed Pods; Skip if nothing contributed.
-
-        Both directions are counted per node from the snapshot's columns: Pods
-        are tallied by (namespace, labels) and placed terms by term, so each
-        distinct group and term is matched once, not every placed Pod.
-        """
+        """Sum term weights per topology pair (:func:`score_contributions`); Skip if nothing contributed."""
         has_preferred = bool(pod.preferred_affinity_terms or pod.preferred_anti_affinity_terms)
         if self.ignore_preferred_terms_of_existing_pods and not has_preferred and not pod.parse_error:
             return Status.skip()
@@ -215,38 +318,26 @@ class InterPodAffinity(BasePlugin):
         snapshot = state.snapshot
         if snapshot is None or not (has_preferred or snapshot.pods.with_affinity):
             return Status.skip()
-        table = snapshot.table()
-        ns_labels = snapshot.namespace_labels
         scores = PairScores()
-
-        def add(topology_key: str, counts: np.ndarray, delta: int) -> None:
-            """Add ``delta`` per counted Pod to the pair of the node each Pod sits on."""
-            codes, values = table.labels(topology_key)
-            present = codes >= 0
-            per_value = np.bincount(codes[present], weights=counts[present], minlength=len(values))
-            scores.add(topology_key, values, per_value.astype(np.int64), delta)
-
-        incoming = [(wt, 1) for wt in pod.preferred_affinity_terms]
-        incoming += [(wt, -1) for wt in pod.preferred_anti_affinity_terms]
-        if incoming:
-            for group, representative in snapshot.pods.representatives.items():
-                their_ns = ns_labels(representative.namespace)
-                for wt, sign in incoming:
-                    if wt.term.matches(representative, their_ns):
-                        add(wt.term.topology_key, table.column(POD_GROUP, group), wt.weight * sign)
-        own_ns = ns_labels(pod.namespace)
-        for key in snapshot.pods.score_terms:
-            kind, term, weight = key
-            if kind == HARD:
-                if self.hard_pod_affinity_weight <= 0:
-                    continue
-                weight = self.hard_pod_affinity_weight
-            if term.matches(pod, own_ns):
-                add(term.topology_key, table.column(SCORE_TERM, key), -weight if kind == ANTI_AFFINITY else weight)
+        for c in score_contributions(pod, snapshot, self.hard_pod_affinity_weight):
+            scores.add(c.term.topology_key, c.values, c.per_value, c.weight)
         if not scores:
             return Status.skip()
         state.write(NAME + "/score", scores)
         return Status()
+
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """:func:`affinity_inputs` on this node."""
+        counts, own_ns = state.read(NAME)
+        return affinity_inputs(pod, counts, node, own_ns)
+
+    def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """:func:`contribution_inputs` on this node (the contributions are worked out once per attempt)."""
+        contributions = state.get(NAME + "/contributions")
+        if contributions is None:
+            contributions = list(score_contributions(pod, state.snapshot, self.hard_pod_affinity_weight))
+            state.write(NAME + "/contributions", contributions)
+        return {"terms": contribution_inputs(contributions, node)}
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
         """Sum over the node's topology pairs; may be negative."""

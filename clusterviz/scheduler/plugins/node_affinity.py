@@ -77,6 +77,30 @@ class NodeSelectorTerm:
                     return False
         return True
 
+    def explain(self, node_name: str, node_labels: Mapping[str, str]) -> dict[str, Any]:
+        """Each expression and field of the term with the node's value and whether it holds, for the record."""
+        checks: list[dict[str, Any]] = []
+        for requirement in self.expressions.requirements if self.expressions is not None else ():
+            checks.append(
+                {
+                    "expression": str(requirement),
+                    "key": requirement.key,
+                    "nodeValue": node_labels.get(requirement.key),
+                    "matched": requirement.matches(node_labels),
+                }
+            )
+        for key, operator, value in self.fields or ():
+            actual = node_name if key == OBJECT_NAME_FIELD else ""
+            checks.append(
+                {
+                    "expression": f"{key} {operator} ({value})",
+                    "key": key,
+                    "nodeValue": actual,
+                    "matched": (operator == "In") == (actual == value),
+                }
+            )
+        return {"expressions": checks, "errors": list(self.errors), "matched": self.matches(node_name, node_labels)}
+
 
 def parse_node_selector_term(term: Mapping[str, Any], path: str = "") -> NodeSelectorTerm | None:
     """Parse a term; None for an empty term (no expressions and no fields), which matches nothing.
@@ -140,6 +164,23 @@ class RequiredNodeAffinity:
             return True
         return any(term.matches(node_name, node_labels) for term in self.terms)
 
+    def explain(self, node_name: str, node_labels: Mapping[str, str]) -> dict[str, Any]:
+        """Each nodeSelector pair with the node's value, then each required term (None without a required block)."""
+        return {
+            "nodeSelector": [
+                {
+                    "key": key,
+                    "value": value,
+                    "nodeValue": node_labels.get(key),
+                    "matched": node_labels.get(key) == value,
+                }
+                for key, value in self.node_selector.items()
+            ],
+            "requiredTerms": (
+                None if self.terms is None else [term.explain(node_name, node_labels) for term in self.terms]
+            ),
+        }
+
 
 def required_node_affinity(pod_spec: Mapping[str, Any]) -> RequiredNodeAffinity:
     """Build the hard part of a Pod's placement rules from its spec."""
@@ -180,6 +221,10 @@ class PreferredTerms:
     def score(self, node_name: str, node_labels: Mapping[str, str]) -> int:
         """Sum of the weights of the matching terms."""
         return sum(weight for weight, term in self.terms if term.matches(node_name, node_labels))
+
+    def explain(self, node_name: str, node_labels: Mapping[str, str]) -> list[dict[str, Any]]:
+        """Each term with its weight and whether the node matches it (the score sums the matched weights)."""
+        return [{"weight": weight, **term.explain(node_name, node_labels)} for weight, term in self.terms]
 
 
 def prefilter_node_names(terms: Sequence[Mapping[str, Any]]) -> frozenset[str] | None:
@@ -243,6 +288,14 @@ class NodeAffinity(BasePlugin):
             return Status.unresolvable(REASON_POD)
         return Status()
 
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """The profile's added terms (when set) and :meth:`RequiredNodeAffinity.explain` on this node."""
+        required = state.get(NAME) or required_node_affinity(pod.spec)
+        added = None
+        if self.added_required is not None:
+            added = [term.explain(node.name, node.labels) for term in self.added_required]
+        return {"addedAffinity": added, **required.explain(node.name, node.labels)}
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
         """Skip when neither the Pod nor the profile has preferred terms."""
         raw = ((pod.spec.get("affinity") or {}).get("nodeAffinity") or {}).get(
@@ -261,6 +314,14 @@ class NodeAffinity(BasePlugin):
         """Sum of weights of matched preferred terms (Pod's and the profile's)."""
         preferred: PreferredTerms = state.get(NAME + "/preferred") or PreferredTerms(())
         return preferred.score(node.name, node.labels) + self.added_preferred.score(node.name, node.labels)
+
+    def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """The preferred terms (the Pod's, then the profile's) with their weights and whether this node matches."""
+        preferred: PreferredTerms = state.get(NAME + "/preferred") or PreferredTerms(())
+        return {
+            "terms": preferred.explain(node.name, node.labels),
+            "addedTerms": self.added_preferred.explain(node.name, node.labels),
+        }
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:
         """DefaultNormalizeScore: ``100 * raw / max raw``."""

@@ -52,6 +52,11 @@ class NodeName(BasePlugin):
         """Reject every node but the named one."""
         return Status() if fits(pod.spec, node.name) else Status.unresolvable(REASON)
 
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any] | None:
+        """The name the Pod asks for; nothing to say when it names none."""
+        wanted = pod.spec.get("nodeName") or ""
+        return {"nodeName": wanted} if wanted else None
+
     def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable) -> NodeStatuses:
         """Only the named row passes (every row when the Pod names none)."""
         wanted = pod.spec.get("nodeName") or ""

@@ -36,6 +36,29 @@ def fits_ports(wanted: Iterable[HostPort], used: HostPortInfo) -> bool:
     return not any(used.conflicts(hp) for hp in wanted)
 
 
+def ports_in_use(ports: Iterable[HostPort]) -> HostPortInfo:
+    """The given ports as one Pod's ports in use."""
+    used = HostPortInfo()
+    for hp in ports:
+        used.add(hp)
+    return used
+
+
+def port_inputs(wanted: Iterable[HostPort], node: NodeInfo) -> list[dict[str, Any]]:
+    """Each wanted host port and the Pod on the node already holding a clashing one (None when free)."""
+    # The filter's conflict rule, one placed Pod at a time, to name the holder.
+    held = [(other.key, ports_in_use(other.host_ports)) for other in node.pods.values() if other.host_ports]
+    return [
+        {
+            "ip": hp.ip,
+            "protocol": hp.protocol,
+            "port": hp.port,
+            "heldBy": next((key for key, used in held if used.conflicts(hp)), None),
+        }
+        for hp in wanted
+    ]
+
+
 class NodePorts(BasePlugin):
     """PreFilter (Skip without host ports) and Filter."""
 
@@ -53,6 +76,10 @@ class NodePorts(BasePlugin):
         """Reject a node where one of the wanted ports is taken."""
         return Status() if fits_ports(pod.host_ports, node.used_ports) else Status.unschedulable(REASON)
 
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """:func:`port_inputs` for the Pod's host ports on this node."""
+        return {"ports": port_inputs(pod.host_ports, node)}
+
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A Pod holding a clashing port went away, or a node arrived."""
         return [
@@ -65,7 +92,5 @@ def hint_pod_deleted(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint
     """Queue when the deleted Pod was bound and held a port this Pod wants."""
     if not old or not (old.get("spec") or {}).get("nodeName"):
         return QueueingHint.SKIP
-    used = HostPortInfo()
-    for hp in pod_host_ports(old):
-        used.add(hp)
+    used = ports_in_use(pod_host_ports(old))
     return QueueingHint.SKIP if fits_ports(pod_host_ports(pod), used) else QueueingHint.QUEUE

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -37,13 +38,43 @@ def balanced_score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
     ``std = |f1 - f2| / 2``; more: the population standard deviation; fewer: 0.
     """
     fractions = [min(r / a, 1.0) for r, a in zip(requested, allocatable, strict=True) if a != 0]
-    std = 0.0
+    return int((1 - fraction_std(fractions)) * MAX_NODE_SCORE)
+
+
+def fraction_std(fractions: Sequence[float]) -> float:
+    """The standard deviation the score subtracts: ``|f1 - f2| / 2`` for two fractions, population std for more."""
     if len(fractions) == 2:
-        std = abs((fractions[0] - fractions[1]) / 2)
-    elif len(fractions) > 2:
+        return abs((fractions[0] - fractions[1]) / 2)
+    if len(fractions) > 2:
         mean = sum(fractions) / len(fractions)
-        std = math.sqrt(sum((f - mean) * (f - mean) for f in fractions) / len(fractions))
-    return int((1 - std) * MAX_NODE_SCORE)
+        return math.sqrt(sum((f - mean) * (f - mean) for f in fractions) / len(fractions))
+    return 0.0
+
+
+def balanced_inputs(node: NodeInfo, resources: Sequence[str], pod_request: Sequence[int]) -> dict[str, Any]:
+    """The numbers behind one node's score, for the decision record.
+
+    Per resource with allocatable: the Pod's actual request, what the node's Pods
+    request before it, allocatable, and the fractions with and before the Pod
+    (capped at 1); then the standard deviation of the fractions with the Pod.
+    """
+    requested, allocatable = resource_vectors(node, resources, pod_request, use_requested=True)
+    entries, fractions = [], []
+    for name, req, total, cap in zip(resources, pod_request, requested, allocatable, strict=True):
+        if not cap:
+            continue  # left out of the score, as upstream does
+        fractions.append(min(total / cap, 1.0))
+        entries.append(
+            {
+                "name": name,
+                "podRequest": req,
+                "nodeRequested": total - req,
+                "allocatable": cap,
+                "fraction": fractions[-1],
+                "fractionBefore": min((total - req) / cap, 1.0),
+            }
+        )
+    return {"resources": entries, "std": fraction_std(fractions)}
 
 
 def balanced_score_nodes(requested: np.ndarray, allocatable: np.ndarray) -> np.ndarray:
@@ -95,6 +126,11 @@ class NodeResourcesBalancedAllocation(BasePlugin):
         pod_request = state.get(NAME) or [pod.requests.get(name) for name in self.resources]
         requested, allocatable = resource_vectors(node, self.resources, pod_request, use_requested=True)
         return balanced_score(requested, allocatable)
+
+    def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """:func:`balanced_inputs` on this node."""
+        pod_request = state.get(NAME) or [pod.requests.get(name) for name in self.resources]
+        return balanced_inputs(node, self.resources, pod_request)
 
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
         """:meth:`score` for the given rows at once."""

@@ -32,6 +32,8 @@ from clusterviz.scheduler.framework import (
 )
 from clusterviz.scheduler.nodeinfo import (
     CPU,
+    DEFAULT_MEMORY_REQUEST,
+    DEFAULT_MILLI_CPU_REQUEST,
     EPHEMERAL_STORAGE,
     MEMORY,
     PODS,
@@ -141,6 +143,27 @@ def fits_request(
         if req > cap - have:
             out.append(InsufficientResource(name, reason, req, have, cap, req > cap))
     return out
+
+
+def fit_inputs(
+    pod_request: Resource,
+    node: NodeInfo,
+    ignored_resources: frozenset[str] = frozenset(),
+    ignored_groups: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """The numbers :func:`fits_request` compares on one node, for the decision record.
+
+    The Pod slots, then each checked resource's request, what the node's Pods
+    already request and the node's allocatable (free = allocatable - used).
+    """
+    alloc, used = node.allocatable, node.requested
+    return {
+        "pods": {"used": len(node.pods), "allocatable": alloc.allowed_pod_number},
+        "resources": [
+            {"name": name, "request": req, "used": used.get(name), "allocatable": alloc.get(name)}
+            for name, _, req in checked_resources(pod_request, ignored_resources, ignored_groups)
+        ],
+    }
 
 
 def fits_request_nodes(
@@ -297,6 +320,17 @@ def broken_linear(shape: Sequence[tuple[int, int]], p: int) -> int:
     return shape[-1][1]
 
 
+def utilization(requested: int, capacity: int) -> int:
+    """``requested * 100 / capacity`` (integer division), 100 when over capacity."""
+    return MAX_UTILIZATION if requested > capacity else requested * MAX_UTILIZATION // capacity
+
+
+def ratio_resource_score(requested: int, capacity: int, shape: Sequence[tuple[int, int]]) -> int:
+    """One resource's RequestedToCapacityRatio score: the shape (scores 0..10, times 10) at its utilisation."""
+    scaled = [(u, s * (MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE)) for u, s in shape]
+    return broken_linear(scaled, utilization(requested, capacity))
+
+
 def requested_to_capacity_ratio(
     requested: Sequence[int], allocatable: Sequence[int], weights: Sequence[int], shape: Sequence[tuple[int, int]]
 ) -> int:
@@ -304,13 +338,11 @@ def requested_to_capacity_ratio(
 
     Only resources whose shape score is above 0 take part.
     """
-    scaled = [(u, s * (MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE)) for u, s in shape]
     total = weight_sum = 0
     for req, cap, weight in zip(requested, allocatable, weights, strict=True):
         if cap == 0:
             continue
-        utilization = MAX_UTILIZATION if req > cap else req * MAX_UTILIZATION // cap
-        score = broken_linear(scaled, utilization)
+        score = ratio_resource_score(req, cap, shape)
         if score > 0:
             total += score * weight
             weight_sum += weight
@@ -346,6 +378,46 @@ def requested_to_capacity_ratio_nodes(
     return np.where(weight_sum > 0, (2 * total + weight_sum) // np.maximum(2 * weight_sum, 1), 0)
 
 
+NON_ZERO_DEFAULTS = {CPU: DEFAULT_MILLI_CPU_REQUEST, MEMORY: DEFAULT_MEMORY_REQUEST}
+
+
+def score_inputs(
+    strategy: ScoringStrategy, node: NodeInfo, pod_actual: Resource, pod_scoring: Sequence[int]
+) -> dict[str, Any]:
+    """The numbers behind one node's score, for the decision record.
+
+    Per resource (as :func:`resource_vectors` lines them up): the Pod's scoring
+    request, the node's non-zero requested sum before the Pod, allocatable,
+    weight and the resource's score. ``nonZeroDefault`` is present where the Pod's
+    scoring request differs from its actual one, i.e. where a container without a
+    cpu/memory request was counted as 100m / 200Mi; ``nodeRequestedActual`` where the
+    node's Pods include such containers.
+    """
+    names = [name for name, _ in strategy.resources]
+    requested, allocatable = resource_vectors(node, names, pod_scoring, use_requested=False)
+    resources = []
+    for (name, weight), total, cap, pod_request in zip(
+        strategy.resources, requested, allocatable, pod_scoring, strict=True
+    ):
+        if not cap:
+            continue  # left out of the score, as upstream does
+        entry = {
+            "name": name,
+            "weight": weight,
+            "podRequest": pod_request,
+            "nodeRequested": total - pod_request,
+            "allocatable": cap,
+            "score": strategy.resource_score(total, cap),
+        }
+        if name in NON_ZERO_DEFAULTS and pod_actual.get(name) != pod_request:
+            entry["podRequestActual"] = pod_actual.get(name)
+            entry["nonZeroDefault"] = NON_ZERO_DEFAULTS[name]
+        if name in NON_ZERO_DEFAULTS and node.requested.get(name) != entry["nodeRequested"]:
+            entry["nodeRequestedActual"] = node.requested.get(name)
+        resources.append(entry)
+    return {"strategy": strategy.type, "resources": resources}
+
+
 @dataclass(frozen=True)
 class ScoringStrategy:
     """``NodeResourcesFitArgs.scoringStrategy``: type, (resource, weight) pairs and the ratio shape."""
@@ -362,6 +434,14 @@ class ScoringStrategy:
         if self.type == REQUESTED_TO_CAPACITY_RATIO:
             return requested_to_capacity_ratio(requested, allocatable, weights, self.shape)
         return least_allocated(requested, allocatable, weights)
+
+    def resource_score(self, requested: int, capacity: int) -> int:
+        """One resource's score under the strategy, before the weighted mean."""
+        if self.type == MOST_ALLOCATED:
+            return most_requested_score(requested, capacity)
+        if self.type == REQUESTED_TO_CAPACITY_RATIO:
+            return ratio_resource_score(requested, capacity, self.shape)
+        return least_requested_score(requested, capacity)
 
     def score_nodes(self, requested: np.ndarray, allocatable: np.ndarray) -> np.ndarray:
         """:meth:`score` over (resources, nodes) arrays."""
@@ -424,6 +504,17 @@ class NodeResourcesFit(BasePlugin):
         pod_request = state.get(NAME + "/score") or [pod.non_zero_requests.get(n) for n in names]
         requested, allocatable = resource_vectors(node, names, pod_request, use_requested=False)
         return self.strategy.score(requested, allocatable)
+
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """:func:`fit_inputs` on this node."""
+        request = state.get(NAME) or pod.requests
+        return fit_inputs(request, node, self.ignored_resources, self.ignored_resource_groups)
+
+    def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """:func:`score_inputs` on this node."""
+        names = self._score_resources
+        pod_request = state.get(NAME + "/score") or [pod.non_zero_requests.get(n) for n in names]
+        return score_inputs(self.strategy, node, pod.requests, pod_request)
 
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
         """:meth:`score` for the given rows at once."""

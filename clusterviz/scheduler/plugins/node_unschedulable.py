@@ -61,6 +61,15 @@ class NodeUnschedulable(BasePlugin):
             return Status()
         return Status.unresolvable(REASON_UNSCHEDULABLE)
 
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any] | None:
+        """For a cordoned node, whether the Pod tolerates that; nothing to say about any other node."""
+        if not node.unschedulable:
+            return None
+        return {
+            "unschedulable": True,
+            "tolerated": tolerated_by_any(UNSCHEDULABLE_TAINT, pod.spec.get("tolerations") or []),
+        }
+
     def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable) -> NodeStatuses:
         """:meth:`filter` once for cordoned and once for schedulable nodes."""
         codes, verdicts = nodes.per_group(

@@ -171,6 +171,22 @@ class _FilterState:
             return 0  # fewer eligible domains than minDomains: the global minimum is 0
         return min(counts.values(), default=_MAX_INT32)
 
+    def skew(self, i: int, pod: PodInfo, value: str) -> dict[str, Any]:
+        """Constraint ``i``'s skew in domain ``value``: matching Pods there + the Pod itself - the global minimum."""
+        c = self.constraints[i]
+        matching = self.counts[i].get(value, 0)
+        self_match = int(c.selector.matches(pod.labels))
+        global_min = self.min_match(i)
+        return {
+            "topologyKey": c.topology_key,
+            "domain": value,
+            "matching": matching,
+            "selfMatch": self_match,
+            "globalMin": global_min,
+            "skew": matching + self_match - global_min,
+            "maxSkew": c.max_skew,
+        }
+
 
 @dataclass
 class _ScoreState:
@@ -178,6 +194,31 @@ class _ScoreState:
     ignored: set[str]
     counts: list[dict[str, int]]
     weights: list[float]
+
+    def terms(self, pod: PodInfo, node: NodeInfo) -> list[dict[str, Any]]:
+        """Per constraint the node has the key of: its domain, the matching Pods there, the weight and maxSkew.
+
+        The raw score is ``round(sum of matching x weight + (maxSkew - 1))`` over these.
+        """
+        out = []
+        for i, c in enumerate(self.constraints):
+            value = node.labels.get(c.topology_key)
+            if value is None:
+                continue
+            if c.topology_key == HOSTNAME:
+                count = count_matching(node, c.selector, pod.namespace)
+            else:
+                count = self.counts[i].get(value, 0)
+            out.append(
+                {
+                    "topologyKey": c.topology_key,
+                    "domain": value,
+                    "matching": count,
+                    "weight": self.weights[i],
+                    "maxSkew": c.max_skew,
+                }
+            )
+        return out
 
 
 class PodTopologySpread(BasePlugin):
@@ -233,11 +274,23 @@ class PodTopologySpread(BasePlugin):
             value = node.labels.get(c.topology_key)
             if value is None:
                 return Status.unresolvable(REASON_NODE_LABEL_NOT_MATCH)
-            self_match = 1 if c.selector.matches(pod.labels) else 0
-            skew = s.counts[i].get(value, 0) + self_match - s.min_match(i)
-            if skew > c.max_skew:
+            if s.skew(i, pod, value)["skew"] > c.max_skew:
                 return Status.unschedulable(REASON_CONSTRAINTS_NOT_MATCH)
         return Status()
+
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """Each hard constraint's skew on this node (``domain`` None where the node lacks the key)."""
+        s: _FilterState | None = state.get(NAME)
+        if s is None:
+            return {"constraints": []}
+        out = []
+        for i, c in enumerate(s.constraints):
+            value = node.labels.get(c.topology_key)
+            if value is None:
+                out.append({"topologyKey": c.topology_key, "domain": None, "maxSkew": c.max_skew})
+            else:
+                out.append(s.skew(i, pod, value))
+        return {"constraints": out}
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
         """Domain counts over all nodes, weights from the feasible ones; Skip without soft constraints."""
@@ -286,16 +339,16 @@ class PodTopologySpread(BasePlugin):
         if node.name in s.ignored:
             return 0
         total = 0.0
-        for i, c in enumerate(s.constraints):
-            value = node.labels.get(c.topology_key)
-            if value is None:
-                continue
-            if c.topology_key == HOSTNAME:
-                count = count_matching(node, c.selector, pod.namespace)
-            else:
-                count = s.counts[i].get(value, 0)
-            total += count * s.weights[i] + (c.max_skew - 1)
+        for term in s.terms(pod, node):
+            total += term["matching"] * term["weight"] + (term["maxSkew"] - 1)
         return go_round(total)
+
+    def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """:meth:`_ScoreState.terms` on this node; an ignored node (missing a key) scores 0."""
+        s: _ScoreState = state.read(NAME + "/score")
+        if node.name in s.ignored:
+            return {"ignored": True, "constraints": []}
+        return {"ignored": False, "constraints": s.terms(pod, node)}
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:
         """``100 * (max + min - raw) / max``; every counted node 100 when max is 0; ignored nodes 0."""

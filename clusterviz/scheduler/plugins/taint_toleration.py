@@ -87,13 +87,27 @@ def find_untolerated_taint(
     return None
 
 
+def intolerable_prefer_no_schedule(
+    taints: Iterable[Mapping[str, Any]], tolerations: Sequence[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """The PreferNoSchedule taints not tolerated by the given (soft) tolerations."""
+    return [
+        taint
+        for taint in taints
+        if taint.get("effect") == PREFER_NO_SCHEDULE and not tolerated_by_any(taint, tolerations)
+    ]
+
+
 def count_intolerable_prefer_no_schedule(
     taints: Iterable[Mapping[str, Any]], tolerations: Sequence[Mapping[str, Any]]
 ) -> int:
-    """Raw score: PreferNoSchedule taints not tolerated by the given (soft) tolerations."""
-    return sum(
-        1 for taint in taints if taint.get("effect") == PREFER_NO_SCHEDULE and not tolerated_by_any(taint, tolerations)
-    )
+    """Raw score: how many :func:`intolerable_prefer_no_schedule` taints there are."""
+    return len(intolerable_prefer_no_schedule(taints, tolerations))
+
+
+def taint_entry(taint: Mapping[str, Any]) -> dict[str, str]:
+    """A taint as the decision record lists it: key, value, effect."""
+    return {"key": taint.get("key") or "", "value": taint.get("value") or "", "effect": taint.get("effect") or ""}
 
 
 def taints_key(node: NodeInfo) -> str:
@@ -122,6 +136,11 @@ class TaintToleration(BasePlugin):
             return Status()
         return Status.unresolvable(REASON_UNTOLERATED_TAINT)
 
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """The first NoSchedule/NoExecute taint no toleration tolerates (None when all are tolerated)."""
+        taint = find_untolerated_taint(node.taints, pod_tolerations(pod), (NO_SCHEDULE, NO_EXECUTE))
+        return {"untoleratedTaint": taint_entry(taint) if taint is not None else None, "taints": len(node.taints)}
+
     def filter_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable) -> NodeStatuses:
         """:meth:`filter` once per distinct taint set, spread over the nodes."""
         codes, verdicts = nodes.per_group("taints", taints_key, lambda node: self.filter(state, pod, node))
@@ -138,6 +157,14 @@ class TaintToleration(BasePlugin):
         if not node.taints:
             return 0
         return count_intolerable_prefer_no_schedule(node.taints, state.get(NAME, []))
+
+    def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """The intolerable PreferNoSchedule taints the raw score counts."""
+        return {
+            "intolerableTaints": [
+                taint_entry(t) for t in intolerable_prefer_no_schedule(node.taints, state.get(NAME, []))
+            ]
+        }
 
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
         """:meth:`score` once per distinct taint set, for the given rows."""

@@ -79,15 +79,20 @@ def _same_rbd_image(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return shared_monitor and same_pool and a.get("image") == b.get("image")
 
 
-def satisfies_volume_conflicts(pod: PodInfo, node: NodeInfo) -> bool:
-    """No guarded volume of the Pod clashes with a volume of a Pod on the node."""
+def volume_conflict(pod: PodInfo, node: NodeInfo) -> tuple[Mapping[str, Any], PodInfo] | None:
+    """The first guarded volume of the Pod that clashes with a volume of a Pod on the node, and that Pod."""
     for volume in pod.spec.get("volumes") or []:
         if not needs_restrictions_check(volume):
             continue
         for existing in node.pods.values():
             if is_volume_conflict(volume, existing.spec.get("volumes") or []):
-                return False
-    return True
+                return volume, existing
+    return None
+
+
+def satisfies_volume_conflicts(pod: PodInfo, node: NodeInfo) -> bool:
+    """No guarded volume of the Pod clashes with a volume of a Pod on the node."""
+    return volume_conflict(pod, node) is None
 
 
 def _rwop_claim_keys(pod: PodInfo, pvcs: Mapping[str, Mapping[str, Any]]) -> tuple[list[str], str]:
@@ -140,6 +145,16 @@ class VolumeRestrictions(BasePlugin):
         if state.get(NAME, 0) > 0:
             return Status.unschedulable(REASON_READ_WRITE_ONCE_POD_CONFLICT)
         return Status()
+
+    def explain_filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
+        """The clashing volume and the Pod holding it (None when none), and the claim's other users."""
+        conflict = volume_conflict(pod, node)
+        found = None
+        if conflict is not None:
+            volume, holder = conflict
+            source = next(s for s in _RESTRICTED_SOURCES if volume.get(s))
+            found = {"volume": volume.get("name") or "", "source": source, "heldBy": holder.key}
+        return {"conflict": found, "readWriteOncePodUsers": state.get(NAME, 0)}
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A Pod holding a clashing disk deleted, a node added, a claim created."""
