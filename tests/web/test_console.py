@@ -93,3 +93,37 @@ async def test_the_pane_prints_get_pods_wide_and_describe_pod(async_client, sim)
     described = text((await async_client.get("/c/demo/console/describe/pod/default/shown")).content.decode())
     assert described.strip().startswith("$ kubectl describe pod shown\nName:")
     assert re.search(r"\nEvents:\n  Type    Reason     Age +From +Message\n  ----    ------     ---- +---- +-------\n", described)
+
+
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        ({"action": "label", "value": "disktype=ssd", "overwrite": "1"}, "kubectl label node node01 disktype=ssd --overwrite"),
+        ({"action": "unlabel", "value": "disktype"}, "kubectl label node node01 disktype-"),
+        ({"action": "taint", "value": "gpu=yes:NoSchedule"}, "kubectl taint node node01 gpu=yes:NoSchedule"),
+        ({"action": "untaint", "value": "gpu:NoSchedule"}, "kubectl taint node node01 gpu:NoSchedule-"),
+        ({"action": "cordon"}, "kubectl cordon node01"),
+        ({"action": "stop"}, "kubectl annotate node node01 clusterviz.io/kubelet=stopped --overwrite"),
+        ({"action": "delete"}, "kubectl delete node node01"),
+    ],
+)
+def test_each_node_action_names_its_kubectl_command(data, line):
+    from clusterviz.web.actions import node_command
+
+    assert node_command("node01", data["action"], data.get("value", ""), bool(data.get("overwrite"))) == line
+
+
+async def test_workload_and_pod_actions_show_kubectls_lines(async_client):
+    from tests.web.test_actions import deployment
+
+    await KUBECTL.create(deployment("web"))
+    scaled = text((await async_client.post("/c/demo/workloads/deployments/default/web", {"action": "scale", "replicas": "2"})).content.decode())
+    assert "$ kubectl scale deployment/web --replicas=2\ndeployment.apps/web scaled" in scaled
+    imaged = text((await async_client.post(
+        "/c/demo/workloads/deployments/default/web", {"action": "image", "container": "web", "image": "nginx:1.27"}
+    )).content.decode())
+    assert "$ kubectl set image deployment/web web=nginx:1.27\ndeployment.apps/web image updated" in imaged
+    gone = text((await async_client.post("/c/demo/pods/default/nope/delete")).content.decode())
+    assert '$ kubectl delete pod nope\nError from server (NotFound): pods "nope" not found' in gone
+    again = text((await async_client.post("/c/demo/nodes/node01/action", {"action": "unlabel", "value": "nothere"})).content.decode())
+    assert '$ kubectl label node node01 nothere-\nlabel "nothere" not found.\nnode/node01 not labeled' in again
