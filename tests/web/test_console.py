@@ -127,3 +127,12 @@ async def test_workload_and_pod_actions_show_kubectls_lines(async_client):
     assert '$ kubectl delete pod nope\nError from server (NotFound): pods "nope" not found' in gone
     again = text((await async_client.post("/c/demo/nodes/node01/action", {"action": "unlabel", "value": "nothere"})).content.decode())
     assert '$ kubectl label node node01 nothere-\nlabel "nothere" not found.\nnode/node01 not labeled' in again
+
+
+def test_the_timers_components_describe_are_retold_in_the_pages_language():
+    from clusterviz.web.captions import TIMERS, due
+
+    assert due("image pull on node02 finishes") == "image pull on node02 finishes"
+    assert due('container "web" on node01 starts') == 'container "web" on node01 starts'
+    assert due("something new happens") == "something new happens"
+    assert len({str(text) for _pattern, text in TIMERS}) == len(TIMERS)

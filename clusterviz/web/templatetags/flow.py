@@ -18,6 +18,12 @@ def caption(message: dict[str, Any]) -> dict[str, str]:
     return captions.caption(message)
 
 
+@register.filter
+def due(what: str) -> str:
+    """What ``simulations/default`` says is due next, in the active language."""
+    return captions.due(what)
+
+
 @register.simple_tag
 def in_other_language(text: str) -> str:
     """``text`` translated into the page's other language (Chinese on an English page, English on a Chinese one)."""
