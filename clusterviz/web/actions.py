@@ -271,7 +271,8 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
                 raise InputError(_('unable to find container named "%(container)s"') % {"container": container})
             # A strategic merge patch keyed by container name, what kubectl set image sends;
             # for a Deployment it starts a rolling update.
-            patch = {"spec": {"template": {"spec": {"containers": [{"name": container, "image": data["image"].strip()}]}}}}
+            image = {"name": container, "image": data["image"].strip()}
+            patch = {"spec": {"template": {"spec": {"containers": [image]}}}}
             await client.patch(plural, name, patch, namespace, patch_type="strategic")
             done = _("%(noun)s/%(name)s image updated") % {"noun": noun, "name": name}
             return Reply(True, done, [f"{noun}/{name} image updated"])

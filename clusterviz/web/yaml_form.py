@@ -133,7 +133,8 @@ async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, 
         plural = resource.plural if not resource.group else f"{resource.plural}.{resource.group}"
         await client.patch(plural, name, obj, namespace, patch_type="apply", **query)
         if action == "dry-run":
-            return Outcome(True, f"{noun} would be applied (server dry run)", output=f"{noun} serverside-applied (server dry run)")
+            dry = f"{noun} serverside-applied (server dry run)"
+            return Outcome(True, f"{noun} would be applied (server dry run)", output=dry)
         return Outcome(True, f"{noun} applied", output=f"{noun} serverside-applied")
     except errors.StatusError as exc:
         line = None
