@@ -192,11 +192,9 @@ async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResp
         node = await client.get("nodes", name)
         patch, done = node_patch(node, action, value, overwrite)
         await client.patch("nodes", name, patch)
-        key, val = parse_label(value) if action == "label" else ("", None)
-        if (node["metadata"].get("labels") or {}).get(key) == val:
-            # kubectl compares the labels before and after: a value set again is "not labeled".
-            return Reply(True, done, [f"node/{name} not labeled"])
-        return Reply(True, done, [f"node/{name} {NODE_DONE[action]}"])
+        # kubectl compares the labels before and after: a value set again is "not labeled".
+        same = action == "label" and parse_label(value) in (node["metadata"].get("labels") or {}).items()
+        return Reply(True, done, [f"node/{name} {'not labeled' if same else NODE_DONE[action]}"])
 
     return await kubectl.run(request, cluster, node_command(name, action, value, overwrite), attempt(work))
 
