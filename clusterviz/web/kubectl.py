@@ -70,11 +70,16 @@ def namespace_flag(namespace: str) -> list[str]:
     return [] if namespace in ("", "default") else ["-n", namespace]
 
 
-def server_error(exc: errors.StatusError) -> str:
-    """A failed request as kubectl prints it (kubectl's cmdutil.StandardErrorMessage)."""
+def server_error(exc: errors.StatusError, when: str = "") -> str:
+    """A failed request as kubectl prints it (kubectl's cmdutil.StandardErrorMessage).
+
+    ``when`` names what kubectl was doing to a document read from standard input
+    (``creating``, ``deleting``): it says so before the server's message.
+    """
     details = exc.details or {}
     if exc.reason != "Invalid" or not (details.get("kind") or details.get("name")):
-        return f"Error from server ({exc.reason}): {exc.message}"
+        message = f'error when {when} "STDIN": {exc.message}' if when else exc.message
+        return f"Error from server ({exc.reason}): {message}"
     causes = [
         f"{c['field']}: {c.get('message', '')}" if c.get("field") else str(c.get("message", ""))
         for c in details.get("causes") or []

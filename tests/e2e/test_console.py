@@ -12,7 +12,9 @@ import urllib.request
 from pathlib import Path
 
 from tests.conftest import Kubectl
-from tests.livesim import LiveServer
+from tests.livesim import ROOT, LiveServer
+
+MYAPP = ROOT / "examples" / "myapp.yaml"
 
 POD = """apiVersion: v1
 kind: Pod
@@ -127,8 +129,11 @@ def test_each_page_action_prints_what_kubectl_prints_for_its_command(kubectl_bin
         ("pods/default/nope/delete", {}),
         ("nodes/node02/action", {"action": "delete"}),
     ]
+    manifest = MYAPP.read_text()
+    for action in ("apply", "dry-run", "create", "delete", "delete", "create"):
+        actions.append(("yaml", {"action": action, "yaml": manifest}))
     for path, data in actions:
         line, shown = page_action(opener, live, "bypage", path, data)
-        result = by_kubectl(*shlex.split(line)[1:])
+        result = by_kubectl(*shlex.split(line)[1:], stdin=data.get("yaml"))
         printed = result.stdout.splitlines() + result.stderr.splitlines()
         assert sorted(shown) == sorted(printed), f"{line}\npage: {shown}\nkubectl: {printed}"
