@@ -120,9 +120,8 @@ class NodeLifecycleController:
                 # One failed pass must not end monitoring; the next pass retries.
                 log.exception("node health monitoring failed")
             # A background timer: housekeeping, so fast-forward can settle between failures.
-            await self.engine.sleep(
-                self.settings.node_monitor_period, background=True, what="the node controller checks the nodes' heartbeats"
-            )
+            what = "the node controller checks the nodes' heartbeats"
+            await self.engine.sleep(self.settings.node_monitor_period, background=True, what=what)
 
     # --- health ---------------------------------------------------------------------------------
 

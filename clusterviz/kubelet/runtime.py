@@ -225,8 +225,9 @@ class ContainerRuntime:
                 image = cached
             else:
                 size = images.size_bytes(reference)
-                seconds = size / max(self.ctx.settings.image_pull_bandwidth, 1.0)
-                await self.engine.sleep(seconds, what=f"image pull on {self.node} finishes")
+                await self.engine.sleep(
+                    size / max(self.ctx.settings.image_pull_bandwidth, 1.0), what=f"image pull on {self.node} finishes"
+                )
                 ref = images.parse(reference)
                 image = Image(ref.repository, images.digest(reference), size, [])
                 image.add_name(image.image_id)

@@ -48,7 +48,14 @@ NODE_DONE = {
 
 
 class InputError(ValueError):
-    """Input kubectl itself would refuse before sending anything (its client-side checks)."""
+    """Input kubectl itself would refuse before sending anything (its client-side checks).
+
+    ``output`` is what kubectl prints for it when that is not ``error: <message>``.
+    """
+
+    def __init__(self, message: str, output: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.output = output
 
 
 def flash(request: HttpRequest, *, error: str = "", done: str = "") -> HttpResponse:
@@ -63,7 +70,7 @@ def attempt(work: Work) -> Work:
         try:
             return await work()
         except InputError as exc:
-            return Reply(False, str(exc), [kubectl.client_error(str(exc))])
+            return Reply(False, str(exc), exc.output or [kubectl.client_error(str(exc))])
         except errors.StatusError as exc:
             return Reply(False, exc.message, [kubectl.server_error(exc)])
 
@@ -118,7 +125,10 @@ def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -
         if not key:
             raise InputError(_("name the label to remove, e.g. disktype"))
         if key not in labels:
-            raise InputError(_('label "%(key)s" not found') % {"key": key})
+            # kubectl warns and carries on without a change.
+            raise InputError(
+                _('label "%(key)s" not found') % {"key": key}, [f'label "{key}" not found.', f"node/{name} not labeled"]
+            )
         patch["metadata"]["labels"] = {key: None}
         return patch, _("node/%(name)s unlabeled") % {"name": name}
     if action == "taint":
@@ -182,7 +192,9 @@ async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResp
         node = await client.get("nodes", name)
         patch, done = node_patch(node, action, value, overwrite)
         await client.patch("nodes", name, patch)
-        return Reply(True, done, [f"node/{name} {NODE_DONE[action]}"])
+        # kubectl compares the labels before and after: a value set again is "not labeled".
+        same = action == "label" and parse_label(value) in (node["metadata"].get("labels") or {}).items()
+        return Reply(True, done, [f"node/{name} {'not labeled' if same else NODE_DONE[action]}"])
 
     return await kubectl.run(request, cluster, node_command(name, action, value, overwrite), attempt(work))
 
@@ -257,7 +269,8 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
                 raise InputError(_('unable to find container named "%(container)s"') % {"container": container})
             # A strategic merge patch keyed by container name, what kubectl set image sends;
             # for a Deployment it starts a rolling update.
-            patch = {"spec": {"template": {"spec": {"containers": [{"name": container, "image": data["image"].strip()}]}}}}
+            image = {"name": container, "image": data["image"].strip()}
+            patch = {"spec": {"template": {"spec": {"containers": [image]}}}}
             await client.patch(plural, name, patch, namespace, patch_type="strategic")
             done = _("%(noun)s/%(name)s image updated") % {"noun": noun, "name": name}
             return Reply(True, done, [f"{noun}/{name} image updated"])

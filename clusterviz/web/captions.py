@@ -8,6 +8,7 @@ Both go through Django's i18n, so a Chinese page gets Chinese captions.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import HttpRequest
@@ -163,6 +164,37 @@ def caption(message: dict[str, Any], pinned: bool | None = None) -> dict[str, st
     verb = str(VERBS.get(message.get("verb", ""), message.get("verb", "")))
     what = f"{component(message.get('from', ''), obj)} → {component(message.get('to', ''), obj)}: {verb} {noun}"
     return {"what": what.strip(), "why": _why(message, pinned), "trace": "" if chinese() else message.get("summary", "")}
+
+
+# The timers the components describe (``what`` of the engine's sleeps), retold in the page's language.
+TIMERS = (
+    (r"image pull on (?P<node>\S+) finishes", gettext_lazy("image pull on %(node)s finishes")),
+    (r"image check on (?P<node>\S+) finishes", gettext_lazy("image check on %(node)s finishes")),
+    (r'container "(?P<container>[^"]+)" on (?P<node>\S+) starts',
+     gettext_lazy('container "%(container)s" on %(node)s starts')),
+    (r'container "(?P<container>[^"]+)" on (?P<node>\S+) stops',
+     gettext_lazy('container "%(container)s" on %(node)s stops')),
+    (r"kubelet on (?P<node>\S+) sends its heartbeat", gettext_lazy("kubelet on %(node)s sends its heartbeat")),
+    (r"the node controller checks the nodes' heartbeats",
+     gettext_lazy("the node controller checks the nodes' heartbeats")),
+    (r"a scheduling backoff ends", gettext_lazy("a scheduling backoff ends")),
+    (r"the scheduler flushes unschedulable Pods", gettext_lazy("the scheduler flushes unschedulable Pods")),
+    (r"(?P<controller>\S+) requeues (?P<key>\S+)", gettext_lazy("%(controller)s requeues %(key)s")),
+    (r"the taint eviction controller deletes Pod (?P<key>\S+)",
+     gettext_lazy("the taint eviction controller deletes Pod %(key)s")),
+    (r"the taint eviction controller retries deleting Pod (?P<key>\S+)",
+     gettext_lazy("the taint eviction controller retries deleting Pod %(key)s")),
+)
+_TIMERS = [(re.compile(pattern), text) for pattern, text in TIMERS]
+
+
+def due(what: str) -> str:
+    """A timer's description from ``status.next.what`` in the active language (as it is, if it is not a known one)."""
+    for pattern, text in _TIMERS:
+        match = pattern.fullmatch(what)
+        if match:
+            return str(text) % match.groupdict()
+    return what
 
 
 def language_of(scope: dict[str, Any]) -> str:

@@ -110,7 +110,8 @@ async def _get_pods_context(cluster: str, namespace: str) -> dict[str, Any]:
     try:
         output, names = await get_pods(client, namespace)
     except errors.StatusError as exc:
-        return {"cluster": cluster, "namespace": namespace, "line": line, "rows": [(server_error(exc), "")], "ok": False}
+        rows = [(server_error(exc), "")]
+        return {"cluster": cluster, "namespace": namespace, "line": line, "rows": rows, "ok": False}
     rows = [
         (text, reverse("console-describe", args=[cluster, namespace, name]) if name else "")
         for text, name in zip(output, names, strict=True)

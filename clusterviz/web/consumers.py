@@ -196,7 +196,8 @@ class ClusterConsumer(AsyncWebsocketConsumer):
             simulation = await self.client.get("simulations", "default")
             spec, status = simulation["spec"], simulation["status"]
             now_shown = (spec["mode"], spec["speed"])
-            now_clock = (status["time"], status["lastSeq"], status["pending"], status.get("next"), status.get("waiting"))
+            now_clock = (status["time"], status["lastSeq"], status["pending"], status.get("next"),
+                         status.get("waiting"))
             if shown is not None and now_shown != shown:
                 await self.send(text_data=self.controls(simulation, "controls", oob=True))
             elif clock is not None and now_clock != clock:

@@ -248,7 +248,8 @@ def _probe(probe: dict[str, Any]) -> str:
         return f"exec [{' '.join(probe['exec'].get('command') or [])}] {attrs}"
     if probe.get("httpGet"):
         get = probe["httpGet"]
-        return f"http-get {str(get.get('scheme', 'HTTP')).lower()}://{get.get('host', '')}:{get.get('port', '')}{get.get('path', '')} {attrs}"
+        scheme = str(get.get("scheme", "HTTP")).lower()
+        return f"http-get {scheme}://{get.get('host', '')}:{get.get('port', '')}{get.get('path', '')} {attrs}"
     if probe.get("tcpSocket"):
         return f"tcp-socket {probe['tcpSocket'].get('host', '')}:{probe['tcpSocket'].get('port', '')} {attrs}"
     return f"unknown {attrs}"
@@ -314,9 +315,9 @@ def _pod_containers(
                 text.raw(2, f"{heading.capitalize()}:")
                 for key, value in sorted(values.items()):
                     text.add(3, key, value)
-        for field, heading in (("livenessProbe", "Liveness"), ("readinessProbe", "Readiness"), ("startupProbe", "Startup")):
-            if container.get(field):
-                text.add(2, heading, _probe(container[field]))
+        for probe, heading in PROBES:
+            if container.get(probe):
+                text.add(2, heading, _probe(container[probe]))
         env = container.get("env") or []
         text.write(2, "Environment:" + ("" if env else "\t<none>"))
         for var in env:
@@ -348,17 +349,22 @@ def _value_from(source: dict[str, Any], meta: dict[str, Any]) -> str:
     for key, noun in (("configMapKeyRef", "config map"), ("secretKeyRef", "secret")):
         if source.get(key):
             ref = source[key]
-            return f"<set to the key '{ref.get('key', '')}' of {noun} '{ref.get('name', '')}'>\tOptional: {str(bool(ref.get('optional'))).lower()}"
+            optional = str(bool(ref.get("optional"))).lower()
+            return f"<set to the key '{ref.get('key', '')}' of {noun} '{ref.get('name', '')}'>\tOptional: {optional}"
     return "<set from a source>"
 
 
+# Probes kubectl describes, by field: the heading of each.
+PROBES = (("livenessProbe", "Liveness"), ("readinessProbe", "Readiness"), ("startupProbe", "Startup"))
 # Volume sources kubectl describes: (field, type line, [(heading, field in the source, default)]).
 VOLUME_SOURCES = (
     ("hostPath", "HostPath (bare host directory volume)", (("Path", "path", ""), ("HostPathType", "type", ""))),
     ("emptyDir", "EmptyDir (a temporary directory that shares a pod's lifetime)",
      (("Medium", "medium", ""), ("SizeLimit", "sizeLimit", "<unset>"))),
-    ("configMap", "ConfigMap (a volume populated by a ConfigMap)", (("Name", "name", ""), ("Optional", "optional", False))),
-    ("secret", "Secret (a volume populated by a Secret)", (("SecretName", "secretName", ""), ("Optional", "optional", False))),
+    ("configMap", "ConfigMap (a volume populated by a ConfigMap)",
+     (("Name", "name", ""), ("Optional", "optional", False))),
+    ("secret", "Secret (a volume populated by a Secret)",
+     (("SecretName", "secretName", ""), ("Optional", "optional", False))),
     ("persistentVolumeClaim", "PersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)",
      (("ClaimName", "claimName", ""), ("ReadOnly", "readOnly", False))),
 )

@@ -14,7 +14,7 @@ import secrets
 import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -22,6 +22,9 @@ from django.utils.translation import gettext as _
 
 from clusterviz.api import errors
 from clusterviz.api.client import Client
+
+if TYPE_CHECKING:
+    from .yaml_form import Outcome
 
 # How long an action's reply waits for its write before answering that the write is on its way.
 QUEUED_AFTER = 0.3
@@ -38,7 +41,7 @@ class Reply:
     ok: bool
     flash: str
     output: list[str] = field(default_factory=list)
-    outcomes: list[Any] | None = None
+    outcomes: list[Outcome] | None = None
 
 
 Work = Callable[[], Awaitable[Reply]]
@@ -46,8 +49,9 @@ Work = Callable[[], Awaitable[Reply]]
 
 @dataclass
 class _Run:
-    """An action whose write is still on its way: its command, what the page was told, and the work."""
+    """An action whose write is still on its way: its cluster and command, what the page was told, and the work."""
 
+    cluster: str
     line: str
     notice: str
     task: asyncio.Task[Reply]
@@ -66,11 +70,16 @@ def namespace_flag(namespace: str) -> list[str]:
     return [] if namespace in ("", "default") else ["-n", namespace]
 
 
-def server_error(exc: errors.StatusError) -> str:
-    """A failed request as kubectl prints it (kubectl's cmdutil.StandardErrorMessage)."""
+def server_error(exc: errors.StatusError, when: str = "") -> str:
+    """A failed request as kubectl prints it (kubectl's cmdutil.StandardErrorMessage).
+
+    ``when`` names what kubectl was doing to a document read from standard input
+    (``creating``, ``deleting``): it says so before the server's message.
+    """
     details = exc.details or {}
     if exc.reason != "Invalid" or not (details.get("kind") or details.get("name")):
-        return f"Error from server ({exc.reason}): {exc.message}"
+        message = f'error when {when} "STDIN": {exc.message}' if when else exc.message
+        return f"Error from server ({exc.reason}): {message}"
     causes = [
         f"{c['field']}: {c.get('message', '')}" if c.get("field") else str(c.get("message", ""))
         for c in details.get("causes") or []
@@ -99,12 +108,15 @@ async def run(request: HttpRequest, cluster: str, line: str, work: Work, held_no
     done, _pending = await asyncio.wait({task}, timeout=QUEUED_AFTER)
     if task in done:
         return _outcome(request, cluster, token, line, task.result(), queued=False)
-    simulation = await Client(cluster, "dashboard").get("simulations", "default")
-    held = simulation["spec"]["mode"] in ("step", "paused")
+    try:
+        simulation = await Client(cluster, "dashboard").get("simulations", "default")
+        held = simulation["spec"]["mode"] in ("step", "paused")
+    except errors.StatusError:
+        held = False  # the reply still says the write is on its way
     notice = (held_notice or _("waiting at hop 1: press Next numbered hop")) if held else _(
         "sent; waiting for the API server's answer"
     )
-    _runs[token] = _Run(line, notice, task)
+    _runs[token] = _Run(cluster, line, notice, task)
     while len(_runs) > KEPT_RUNS:
         _runs.pop(next(iter(_runs)))
     context = {"cluster": cluster, "token": token, "line": line, "notice": notice}
@@ -114,7 +126,7 @@ async def run(request: HttpRequest, cluster: str, line: str, work: Work, held_no
 async def result(request: HttpRequest, cluster: str, token: str) -> HttpResponse:
     """The outcome of a queued action (a long poll: answers when it is done, or asks the page to ask again)."""
     queued = _runs.get(token)
-    if queued is None:
+    if queued is None or queued.cluster != cluster:
         return render(request, "web/flash.html", {"error": _("this action's outcome is no longer known")})
     done, _pending = await asyncio.wait({queued.task}, timeout=RESULT_WAIT)
     if queued.task not in done:

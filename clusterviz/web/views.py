@@ -170,7 +170,10 @@ async def set_mode(request: HttpRequest, cluster: str) -> HttpResponse:
 
 @require_POST
 async def step(request: HttpRequest, cluster: str) -> HttpResponse:
-    """Controls: deliver one message (up to the next numbered hop with ``numbered=1``; to the next event with ``timer=1``)."""
+    """Controls: deliver one message (up to the next numbered hop with ``numbered=1``).
+
+    With ``timer=1``, skip to the next event: the clock moves straight to it (an image pull, a heartbeat).
+    """
     client = Client(cluster, "dashboard")
     query = {"untilNumbered": "true"} if request.POST.get("numbered") else {}
     if request.POST.get("timer"):

@@ -21,6 +21,8 @@ COMMANDS = {
     "create": command("create", "-f", "-"),
     "delete": command("delete", "-f", "-"),
 }
+# What kubectl says it was doing when the server refuses a document (server-side apply says nothing).
+WHEN = {"create": "creating", "delete": "deleting"}
 _LINE = re.compile(r"line (\d+)")
 
 
@@ -133,7 +135,8 @@ async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, 
         plural = resource.plural if not resource.group else f"{resource.plural}.{resource.group}"
         await client.patch(plural, name, obj, namespace, patch_type="apply", **query)
         if action == "dry-run":
-            return Outcome(True, f"{noun} would be applied (server dry run)", output=f"{noun} serverside-applied (server dry run)")
+            dry = f"{noun} serverside-applied (server dry run)"
+            return Outcome(True, f"{noun} would be applied (server dry run)", output=dry)
         return Outcome(True, f"{noun} applied", output=f"{noun} serverside-applied")
     except errors.StatusError as exc:
         line = None
@@ -141,4 +144,4 @@ async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, 
         if causes:
             found = field_line(doc_text, causes[0].get("field", ""))
             line = first_line + found - 1 if found else first_line
-        return Outcome(False, exc.message, line, server_error(exc))
+        return Outcome(False, exc.message, line, server_error(exc, WHEN.get(action, "")))

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import html
+import http.cookiejar
 import re
+import shlex
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from tests.conftest import Kubectl
-from tests.livesim import LiveServer
+from tests.livesim import ROOT, LiveServer
+
+MYAPP = ROOT / "examples" / "myapp.yaml"
 
 POD = """apiVersion: v1
 kind: Pod
@@ -78,3 +83,57 @@ def test_describe_pod_is_printed_as_kubectl_prints_it(kubectl: Kubectl, live: Li
 
     assert without_age(events) == without_age(shown_events)
     assert "Started" in events
+
+
+def page_action(opener: urllib.request.OpenerDirector, live: LiveServer, cluster: str, path: str,
+                data: dict[str, str]) -> tuple[str, list[str]]:
+    """POST one of the cluster page's actions as its form does; the pane's command and kubectl's lines."""
+    csrf = next(c.value for c in opener.cookie_jar if c.name == "csrftoken")  # type: ignore[attr-defined]
+    request = urllib.request.Request(
+        f"{live.cluster_url(cluster)}/{path}", data=urllib.parse.urlencode(data).encode(),
+        headers={"X-CSRFToken": csrf, "Referer": live.url}, method="POST",
+    )
+    with opener.open(request) as response:
+        body = response.read().decode()
+    entry = html.unescape(re.sub(r"<[^>]+>", "", body[body.index('<pre class="terminal entry'):]))
+    line, *output = entry.strip().splitlines()
+    return line.removeprefix("$ "), output
+
+
+def test_each_page_action_prints_what_kubectl_prints_for_its_command(kubectl_binary: str, live: LiveServer,
+                                                                      tmp_path: Path):
+    # Two equal clusters: the page acts on one, the real kubectl runs the pane's command on the other.
+    for cluster in ("bypage", "bykubectl"):
+        assert live.manage("createcluster", cluster, "--nodes", "2").returncode == 0
+    by_kubectl = Kubectl(kubectl_binary, live.cluster_url("bykubectl"), tmp_path)
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.cookie_jar = jar  # type: ignore[attr-defined]
+    opener.open(f"{live.cluster_url('bypage')}/").read()
+    for cluster in ("bypage", "bykubectl"):
+        Kubectl(kubectl_binary, live.cluster_url(cluster), tmp_path)("create", "deployment", "web", "--image=nginx:1.27")
+    actions = [
+        ("nodes/node02/action", {"action": "label", "value": "disktype=ssd"}),
+        ("nodes/node02/action", {"action": "label", "value": "disktype=ssd", "overwrite": "1"}),
+        ("nodes/node02/action", {"action": "label", "value": "disktype=hdd"}),
+        ("nodes/node02/action", {"action": "unlabel", "value": "disktype"}),
+        ("nodes/node02/action", {"action": "unlabel", "value": "disktype"}),
+        ("nodes/node02/action", {"action": "taint", "value": "gpu=yes:NoSchedule"}),
+        ("nodes/node02/action", {"action": "untaint", "value": "gpu:NoSchedule"}),
+        ("nodes/node02/action", {"action": "cordon"}),
+        ("nodes/node02/action", {"action": "uncordon"}),
+        ("nodes/node02/action", {"action": "stop"}),
+        ("nodes/node02/action", {"action": "start"}),
+        ("workloads/deployments/default/web", {"action": "scale", "replicas": "2"}),
+        ("workloads/deployments/default/web", {"action": "image", "container": "nginx", "image": "nginx:1.28"}),
+        ("pods/default/nope/delete", {}),
+        ("nodes/node02/action", {"action": "delete"}),
+    ]
+    manifest = MYAPP.read_text()
+    for action in ("apply", "dry-run", "create", "delete", "delete", "create"):
+        actions.append(("yaml", {"action": action, "yaml": manifest}))
+    for path, data in actions:
+        line, shown = page_action(opener, live, "bypage", path, data)
+        result = by_kubectl(*shlex.split(line)[1:], stdin=data.get("yaml"))
+        printed = result.stdout.splitlines() + result.stderr.splitlines()
+        assert sorted(shown) == sorted(printed), f"{line}\npage: {shown}\nkubectl: {printed}"
