@@ -163,16 +163,20 @@ def test_every_lesson_runs_to_its_end_through_its_buttons_and_next(browser, live
         if step.action is not None:
             page.click("form.action button")
             page.wait_for_selector("#outcome .flash")
+        idle = 0
         for _press in range(40 if step.action else 3):
             if page.locator("#outcome .flash.ok, #outcome .flash.bad").count():
                 outcome = page.inner_text("#outcome")
                 break
-            before = _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["lastSeq"]
+            before = (_api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["lastSeq"],
+                      page.inner_text("#subtitles"))
             _next(page)
             if page.locator(f"#script[data-step='{index + 1}']").count():
                 break  # nothing was left for this step: Next moved the script on
-            after = _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["lastSeq"]
-            if after == before:
+            after = (_api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["lastSeq"],
+                     page.inner_text("#subtitles"))
+            idle = idle + 1 if after == before else 0
+            if idle == 2:
                 break
         if step.action is not None and not outcome:
             page.wait_for_selector("#outcome .flash.ok, #outcome .flash.bad", timeout=30_000)
