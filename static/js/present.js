@@ -8,7 +8,8 @@ const svg = document.getElementById("map");
 const data = root.dataset;
 // ?anim=0 draws every hop at once (for rehearsing a lesson quickly, and for tests).
 const MOVE_MS = new URLSearchParams(location.search).get("anim") === "0" ? 0 : 700;
-const MAX_LANES = 4;
+// Six lanes still hold a Pod chip and a verdict at 20 px on a 1920-pixel screen; beyond, the last stands for the rest.
+const MAX_LANES = 6;
 const BOX_H = 64;
 const CHIP_H = 36;
 
@@ -111,19 +112,29 @@ function layout() {
     el("rect", { class: "lane-bg", x, y: top, width, height: H - top - 6, rx: 12 }, lane);
     const name = el("text", { class: "lane-name", x: x + 14, y: top + 30 }, lane);
     name.textContent = node === "*" ? `+${known.length - MAX_LANES + 1} ${text("more")}` : node;
-    el("text", { class: "lane-state", x: x + width - 14, y: top + 30, "text-anchor": "end" }, lane);
+    // A narrow lane puts its state under its name and its kubelet above its runtime.
+    const narrow = width < 380;
+    el("text", narrow ? { class: "lane-state", x: x + 14, y: top + 58 }
+      : { class: "lane-state", x: x + width - 14, y: top + 30, "text-anchor": "end" }, lane);
+    const boxTop = top + (narrow ? 72 : 46);
     const inner = (width - 36) / 2;
-    const kubelet = { x: x + 12, y: top + 46, w: inner, h: BOX_H - 8 };
-    const runtime = { x: x + 24 + inner, y: top + 46, w: inner, h: BOX_H - 8 };
+    const kubelet = narrow ? { x: x + 12, y: boxTop, w: width - 24, h: 44 } : { x: x + 12, y: boxTop, w: inner, h: BOX_H - 8 };
+    const runtime = narrow ? { x: x + 12, y: boxTop + 56, w: width - 24, h: 44 }
+      : { x: x + 24 + inner, y: boxTop, w: inner, h: BOX_H - 8 };
     box(`kubelet/${node}`, kubelet, label("kubelet"), lane);
-    box(`runtime/${node}`, runtime, label("runtime"), lane);
+    box(`runtime/${node}`, runtime, label(narrow ? "runtime-short" : "runtime"), lane);
     const kx = kubelet.x + kubelet.w / 2;
     edge("apiserver", `kubelet/${node}`, [[api.x + api.w / 2, api.y + BOX_H], [api.x + api.w / 2, busY], [kx, busY], [kx, kubelet.y]], links);
-    const my = kubelet.y + kubelet.h / 2;
-    edge(`kubelet/${node}`, `runtime/${node}`, [[kubelet.x + kubelet.w, my], [runtime.x, my]], links);
+    if (narrow) edge(`kubelet/${node}`, `runtime/${node}`, [[kx, kubelet.y + kubelet.h], [kx, runtime.y]], links);
+    else {
+      const my = kubelet.y + kubelet.h / 2;
+      edge(`kubelet/${node}`, `runtime/${node}`, [[kubelet.x + kubelet.w, my], [runtime.x, my]], links);
+    }
     el("g", { class: "verdict" }, lane);
     el("g", { class: "chips" }, lane);
-    lanes.set(node, { x, y: top, w: width, h: H - top - 6, group: lane, chipsTop: top + 46 + BOX_H + 56 });
+    // Under the boxes: the scheduler's verdict (two lines) at hop 9, then the Pods.
+    const verdictTop = runtime.y + runtime.h + 10;
+    lanes.set(node, { x, y: top, w: width, h: H - top - 6, group: lane, verdictTop, chipsTop: verdictTop + 84 });
   });
   el("g", { id: "tokens" }, svg);
   drawState();
@@ -438,10 +449,32 @@ async function showScoring(revealed) {
   else document.getElementById("sub-why").textContent = text("predict");
 }
 
-function verdictText(node) {
-  if (node.feasible) return `✓ ${text("fits")}`;
+// The verdict's two lines: the first failing filter (or "fits") and its reason (or the score as it grows).
+function verdictLines(node) {
+  if (node.feasible) return [`✓ ${text("fits")}`, ""];
   const failed = node.filters.find((f) => f.status !== "Success" && f.status !== "Skip" && f.status !== "");
-  return `✗ ${failed ? `${failed.plugin}: ${failed.reason}` : ""}`;
+  return failed ? [`✗ ${failed.plugin}`, shortReason(failed)] : ["✗", ""];
+}
+
+// What decided a failing filter, in the words of the Pod's YAML where the record has its inputs.
+function shortReason(filter) {
+  const inputs = filter.inputs || {};
+  const unmatched = [...(inputs.nodeSelector || []).filter((p) => !p.matched).map((p) => `${p.key}=${p.value}`),
+    ...(inputs.requiredTerms || []).flatMap((t) => t.expressions.filter((e) => !e.matched).map((e) => e.expression))];
+  if (unmatched.length) return unmatched[0];
+  const taint = inputs.untoleratedTaint;
+  if (taint) return `${taint.key}${taint.value ? `=${taint.value}` : ""}:${taint.effect}`;
+  const taken = (inputs.ports || []).find((p) => p.heldBy);
+  if (taken) return `${taken.port}/${taken.protocol} ← ${taken.heldBy}`;
+  return filter.reason;
+}
+
+function fitText(t, room) {
+  let value = t.textContent;
+  while (t.getComputedTextLength() > room && value.length > 4) {
+    value = value.slice(0, -2);
+    t.textContent = `${value}…`;
+  }
 }
 
 function drawScoring() {
@@ -451,18 +484,17 @@ function drawScoring() {
     if (!lane) continue;
     const group = lane.group.querySelector(".verdict");
     group.replaceChildren();
-    const y = lane.y + 46 + BOX_H + 6;
-    el("rect", { class: node.feasible ? "ok" : "bad", x: lane.x + 12, y, width: lane.w - 24, height: 40, rx: 8 }, group);
-    const t = el("text", { class: "verdict-text", x: lane.x + 24, y: y + 20, "dominant-baseline": "central" }, group);
-    t.textContent = verdictText(node);
-    const room = lane.w - 48;
-    let value = t.textContent;
-    while (t.getComputedTextLength() > room && value.length > 8) {
-      value = value.slice(0, -2);
-      t.textContent = `${value}…`;
-    }
-    el("title", {}, group).textContent = verdictText(node);
-    el("text", { class: "score", x: lane.x + lane.w - 24, y: y + 20, "dominant-baseline": "central", "text-anchor": "end" }, group);
+    const y = lane.verdictTop;
+    const [first, second] = verdictLines(node);
+    el("rect", { class: node.feasible ? "ok" : "bad", x: lane.x + 12, y, width: lane.w - 24, height: 72, rx: 8 }, group);
+    const head = el("text", { class: "verdict-text", x: lane.x + 24, y: y + 20, "dominant-baseline": "central" }, group);
+    head.textContent = first;
+    fitText(head, lane.w - 48);
+    const reason = el("text", { class: node.feasible ? "score" : "reason", x: lane.x + 24, y: y + 52,
+      "dominant-baseline": "central" }, group);
+    reason.textContent = second;
+    fitText(reason, lane.w - 48);
+    el("title", {}, group).textContent = `${first} ${second}`;
   }
 }
 

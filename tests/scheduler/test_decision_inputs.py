@@ -109,7 +109,7 @@ def test_preferred_node_affinity_terms_are_listed_with_their_weights_and_matches
     terms = inputs(record, "fast", "scores", "NodeAffinity")["terms"]
     assert [(t["weight"], t["matched"]) for t in terms] == [(80, True), (20, False)]
     assert terms[0]["expressions"][0] == {
-        "expression": "disktype in (ssd)",
+        "expression": "disktype In [ssd]",
         "key": "disktype",
         "nodeValue": "ssd",
         "matched": True,

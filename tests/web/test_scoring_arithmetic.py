@@ -114,7 +114,7 @@ def test_preferred_node_affinity_terms_show_their_weights_and_which_matched():
     affinity = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": preferred}}
     nodes = [make_node("fast", labels={"disktype": "ssd"}), make_node("near", labels={"zone": "a"})]
     seen = text(render(run(make_pod("p", cpu="100m", affinity=affinity), nodes)))
-    assert "✓ preferred weight 80: disktype in (ssd)" in seen and "✗ preferred weight 20: zone in (a)" in seen
+    assert "✓ preferred weight 80: disktype In [ssd]" in seen and "✗ preferred weight 20: zone In [a]" in seen
     assert "sum of matched weights: 80 = 80" in seen and "sum of matched weights: 20 = 20" in seen
     assert "NodeAffinity decided: fast +150 over near" in seen  # 100 vs 25 normalised, x 2
 

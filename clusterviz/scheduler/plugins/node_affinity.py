@@ -53,6 +53,15 @@ _LABEL_OPERATORS = {
     "Gt": lbl.GREATER_THAN,
     "Lt": lbl.LESS_THAN,
 }
+_SPEC_OPERATORS = {label: spec for spec, label in _LABEL_OPERATORS.items()}
+
+
+def as_written(requirement: lbl.Requirement) -> str:
+    """A requirement as the Pod's spec writes it (``disktype NotIn [hdd]``), so a class recognises its YAML."""
+    operator = _SPEC_OPERATORS.get(requirement.operator, requirement.operator)
+    return f"{requirement.key} {operator} [{', '.join(requirement.values)}]" if requirement.values else (
+        f"{requirement.key} {operator}"
+    )
 
 
 @dataclass(frozen=True)
@@ -83,7 +92,7 @@ class NodeSelectorTerm:
         for requirement in self.expressions.requirements if self.expressions is not None else ():
             checks.append(
                 {
-                    "expression": str(requirement),
+                    "expression": as_written(requirement),
                     "key": requirement.key,
                     "nodeValue": node_labels.get(requirement.key),
                     "matched": requirement.matches(node_labels),
