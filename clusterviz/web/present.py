@@ -178,17 +178,19 @@ WRITES = frozenset({"create", "update", "patch", "delete", "bind"})
 
 def _worth_a_stop(message: dict[str, Any], told: story.Story) -> bool:
     """Besides the story's own beats, where Next stops: a client's write starting (a button's label, scale ...),
-    and, once the story is told, every numbered hop and every change a component asks for (a node marked
-    NotReady, a taint, an eviction), but not the heartbeats that keep a quiet cluster ticking."""
+    and, once the story is told, each change a component asks for (a node marked NotReady, a taint, an
+    eviction, a new Pod) and each Pod handed to the scheduler or a kubelet; not the heartbeats and status
+    bookkeeping that keep a quiet cluster ticking, nor the etcd round of every write."""
     if message.get("step") == 1 and message.get("from") in CLIENTS:
         return True
     if told.progress < story.LAST_HOP:
         return False
-    if message.get("step") is not None:
-        return True
-    kind = (message.get("object") or {}).get("kind")
-    heartbeat = kind == "Lease" or (kind == "Node" and str(message.get("from", "")).startswith("kubelet"))
-    return message.get("to") == "apiserver" and message.get("verb") in WRITES and kind != "Event" and not heartbeat
+    kind, sender, verb = (message.get("object") or {}).get("kind"), str(message.get("from", "")), message.get("verb")
+    if message.get("to") == "apiserver" and verb in WRITES:
+        heartbeat = kind == "Lease" or (kind == "Node" and sender.startswith("kubelet"))
+        bookkeeping = kind in story.OWNER_KINDS and verb == "update"
+        return kind != "Event" and not heartbeat and not bookkeeping
+    return message.get("step") in (9, 12) and sender == "apiserver"
 
 
 async def _deliver(client: Client) -> dict[str, Any] | None:

@@ -190,3 +190,91 @@ def test_every_lesson_runs_to_its_end_through_its_buttons_and_next(browser, live
             page.click("#next-step")
     assert _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["lastSeq"] > start
     assert page.problems == []
+
+
+def _to_hop_nine_revealed(page) -> None:
+    page.click("form.action button")
+    page.wait_for_selector("#outcome .flash")
+    for _press in range(12):
+        label, _progress = _next(page)
+        if label == "9":
+            break
+    _next(page)  # the reveal after the class's guess
+    page.wait_for_selector("#map .lane.winner")
+
+
+def test_the_resources_lesson_shows_the_seeds_fractions_and_balanced_allocation_deciding(browser, live: LiveServer):
+    cluster = _cluster(live, "present-resources")
+    page = _page(browser)
+    _open(page, live, cluster, "resources")
+    _to_hop_nine_revealed(page)
+    assert page.get_attribute("#map .lane.winner", "data-node") == "node02"
+    assert "Insufficient cpu" in (page.text_content("#map .lane[data-node='node03'] .verdict") or "")
+    page.click("#open-scoring")
+    page.wait_for_selector("#overlay #scoring-panel")
+    panel = page.inner_text("#overlay")
+    # The seeds' 20%:60% against 50%:50%, as requested / allocatable before the Pod.
+    assert "(20% before the Pod)" in panel and "(60% before the Pod)" in panel
+    assert panel.count("(50% before the Pod)") >= 2
+    assert "NodeResourcesBalancedAllocation decided: node02" in panel
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    assert page.problems == []
+
+
+def test_the_node_affinity_lesson_shows_each_operator_deciding_a_node(browser, live: LiveServer):
+    cluster = _cluster(live, "present-affinity")
+    page = _page(browser)
+    _open(page, live, cluster, "node-affinity")
+    _to_hop_nine_revealed(page)
+    verdict = {node: (page.text_content(f"#map .lane[data-node='{node}'] .verdict") or "")
+               for node in ("node03", "node04", "node05", "node06")}
+    # The hard rule: each of four nodes is ruled out by one operator, named as the YAML writes it.
+    assert "NotIn" in verdict["node03"] and "DoesNotExist" in verdict["node04"]
+    assert "Gt" in verdict["node05"] and "Lt" in verdict["node06"]
+    page.click("#open-scoring")
+    page.wait_for_selector("#overlay #scoring-panel")
+    panel = page.inner_text("#overlay")
+    # The soft rules: In and Exists add their weights, and the weights decide.
+    assert "✓ preferred weight 60: zone In [a]" in panel and "✓ preferred weight 30: gpu Exists" in panel
+    assert "NodeAffinity decided: node01" in panel
+    assert page.problems == []
+
+
+def test_the_node_failure_lesson_evicts_and_replaces_within_a_minute(browser, live: LiveServer):
+    cluster = _cluster(live, "present-failure")
+    page = _page(browser)
+    _open(page, live, cluster, "node-failure")
+    script = lessons.BY_SLUG["node-failure"]
+    stop = next(i for i, step in enumerate(script.steps) if step.action and step.action.kind == "stop-kubelet")
+    page.click("form.action button")
+    for _press in range(30):
+        _next(page)
+        if page.locator("#outcome .flash.ok").count() and page.inner_text("#progress") == "13 / 13":
+            break
+    # On to the step with the kubelet's button, as the teacher's "Next step" would.
+    page.evaluate("(step) => htmx.ajax('POST', location.pathname + 'step', {values: {step}, target: '#script', "
+                  "swap: 'outerHTML'})", str(stop))
+    page.wait_for_selector(f"#script[data-step='{stop}']")
+    pods = _api(live, cluster, "/api/v1/namespaces/default/pods")["items"]
+    lost = {p["metadata"]["name"] for p in pods if p["spec"].get("nodeName") == "node02"}
+    assert lost
+    page.click("form.action button")
+    page.wait_for_selector("#outcome .flash")
+    stopped_at = _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["time"]
+    saw_countdown = False
+    replaced_at = None
+    for _press in range(40):
+        _next(page)
+        saw_countdown = saw_countdown or "evicts in" in (page.text_content("#map .lane[data-node='node02'] .lane-state") or "")
+        pods = _api(live, cluster, "/api/v1/namespaces/default/pods")["items"]
+        running = [p for p in pods if p["status"].get("phase") == "Running" and p["spec"].get("nodeName") != "node02"
+                   and not p["metadata"].get("deletionTimestamp")]
+        gone = all(p["metadata"].get("deletionTimestamp") for p in pods if p["metadata"]["name"] in lost)
+        if len(running) == 3 and gone:
+            replaced_at = _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["time"]
+            break
+    assert replaced_at is not None, "no replacement Pod Running"
+    assert replaced_at - stopped_at <= 60
+    assert saw_countdown
+    assert "NotReady" in (page.text_content("#map .lane[data-node='node02'] .lane-state") or "")
+    assert page.problems == []
