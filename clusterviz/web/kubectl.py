@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from clusterviz.api import errors
 from clusterviz.api.client import Client
 
+from .language import kubectl_line
+
 # How long an action's reply waits for its write before answering that the write is on its way.
 QUEUED_AFTER = 0.3
 # How long one long poll for a queued action's outcome waits before the page asks again.
@@ -33,12 +35,22 @@ KEPT_RUNS = 200
 
 @dataclass
 class Reply:
-    """How an action ended: the line for the page's flash area (or the editor's outcomes), and kubectl's lines."""
+    """How an action ended: the line for the page's flash area (or the editor's outcomes), and kubectl's lines.
+
+    ``meaning`` says in the page's language what kubectl's answer means: a Chinese page's flash area shows
+    kubectl's first line as it is with the meaning beside it, instead of ``flash``.
+    """
 
     ok: bool
     flash: str
     output: list[str] = field(default_factory=list)
     outcomes: list[Any] | None = None
+    meaning: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The flash area's line, in the page's language (see ``language.kubectl_line``)."""
+        return kubectl_line(self.output[0] if self.output else "", self.meaning, self.flash)
 
 
 Work = Callable[[], Awaitable[Reply]]
@@ -54,6 +66,11 @@ class _Run:
 
 
 _runs: dict[str, _Run] = {}
+
+
+def answered(line: str, meaning: str, words: str = "") -> Reply:
+    """A write kubectl answers with ``line``; ``meaning`` is what that means, ``words`` what an English page says."""
+    return Reply(True, words or line, [line], meaning=meaning)
 
 
 def command(*words: str) -> str:

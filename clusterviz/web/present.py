@@ -26,7 +26,7 @@ from clusterviz.lessons import runner
 from clusterviz.lessons.script import Lesson
 
 from . import story
-from .captions import CLIENTS, caption
+from .captions import CLIENTS, caption, timer
 from .models import Presentation
 
 log = logging.getLogger(__name__)
@@ -226,7 +226,7 @@ def _timer_stop(due: dict[str, Any]) -> dict[str, Any]:
     """A timer that fired, shown like a hop without a number."""
     return {"seq": 0, "from": due.get("component", ""), "to": due.get("component", ""), "verb": "timer", "step": None,
             "object": {"kind": "", "namespace": "", "name": ""},
-            "caption": {"what": f"t = {float(due.get('time', 0)):.1f} s: {due.get('what', '')}",
+            "caption": {"what": f"t = {float(due.get('time', 0)):.1f} s: {timer(due.get('what', ''))}",
                         "why": _("Nothing was waiting on the bus, so the simulated clock moved on to the next timer.")}}
 
 
