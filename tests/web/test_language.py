@@ -7,9 +7,10 @@ import yaml
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import format_html_join
 
 from clusterviz.api.client import Client
-from clusterviz.lessons import LESSONS, Lesson
+from clusterviz.lessons import BY_SLUG, LESSONS, Lesson
 from clusterviz.web.language import beside_upstream, translate_upstream
 from tests.web.untranslated import untranslated_english
 
@@ -104,10 +105,14 @@ def test_the_check_finds_english_and_spares_what_may_stay_english():
     html = (
         '<p title="Step through">单步 Insufficient cpu</p><p lang="en">Insufficient cpu</p>'
         "<code>kubectl get pods</code><p>Pod myapp 在 node01 上 Running · NodeResourcesFit · CPU</p>"
+        '<div data-text-winner="winner" data-label-scheduler="调度器"></div>'
+        "<p>运行 kubectl get pods -o wide 查看，kubectl sends requests</p>"
     )
     assert untranslated_english(html, {"myapp"}) == [
         "'Step through': Step, through",
         "'单步 Insufficient cpu': Insufficient, cpu",
+        "'winner': winner",
+        "'运行 kubectl get pods -o wide 查看，kubectl sends requests': sends, requests",
     ]
 
 
@@ -158,14 +163,54 @@ GLOSSARY_BREAKS = frozenset(
     ],
 )
 def test_every_lesson_is_told_in_the_glossary_s_chinese(lesson):
+    assert untranslated_english(lesson_in_chinese(lesson), lesson_names(lesson)) == []
+
+
+def lesson_in_chinese(lesson: Lesson) -> str:
+    """A lesson's Chinese title, steps, commands, questions and buttons, as the cluster page shows them."""
     steps = [
         {"text": step.text_zh, "question": step.question_zh, "kubectl": step.action.kubectl() if step.action else ""}
         for step in lesson.steps
     ]
-    buttons = "".join(f"<button>{action.label_zh}</button>" for action in lesson.actions)
+    buttons = format_html_join("", "<button>{}</button>", ((action.label_zh,) for action in lesson.actions))
     with translation.override("zh-hans"):
-        html = render_to_string("web/preset.html", {"title": lesson.title_zh, "steps": steps}) + buttons
-    assert untranslated_english(html, lesson_names(lesson)) == []
+        return render_to_string("web/preset.html", {"title": lesson.title_zh, "steps": steps}) + buttons
+
+
+@pytest.mark.parametrize(
+    ("slug", "quoted"),
+    [
+        ("creation-flow", "现在它先过滤节点（预选），再给节点打分（优选），选出一个。"),
+        ("node-name", "它的 spec.nodeName 已经设置，所以不经过调度器。"),
+    ],
+)
+async def test_the_presenter_view_and_its_story_have_no_english_left_in_chinese(sim, async_client, slug, quoted):
+    lesson = BY_SLUG[slug]
+    html = await chinese_page(async_client, f"/c/demo/present/?lesson={slug}")
+    names = await names_in("demo") | lesson_names(lesson)
+    # The lesson's own texts are checked against the glossary above; nothing else on the page is English,
+    # the texts present.js shows (data-text-*) and the map's labels (data-label-*) included.
+    assert set(untranslated_english(html, names)) <= set(untranslated_english(lesson_in_chinese(lesson), names))
+    assert 'data-text-predict="哪个节点会胜出？先猜一猜，再按“下一步”。"' in html
+    assert 'data-label-controller-manager="控制器管理器"' in html
+    started = (await async_client.post("/c/demo/present/action")).content.decode()
+    assert "停在第 1 步：请按“下一步”。" in started and untranslated_english(started) == []
+    # Next until the Pod's story is told, and on until a timer: past its end Next stops at every numbered hop
+    # of the other Pods, then moves the clock on when nothing waits on the bus. Each stop has its caption.
+    captions, timed = [], False
+    for _press in range(200):
+        moved = (await async_client.post("/c/demo/present/next")).json()
+        captions += [moved["stop"]["caption"]] if "stop" in moved else []
+        timed = timed or ("stop" in moved and moved["stop"]["verb"] == "timer")
+        if timed and moved["progress"] == moved["last"]:
+            break
+    assert timed
+    told = (await async_client.get("/c/demo/present/story.json")).json()
+    assert told["progress"] == 13
+    captions += [message["caption"] for beat in told["beats"] for message in beat["messages"]]
+    shown = format_html_join("", "<p>{}</p><p>{}</p>", ((c["what"], c["why"]) for c in captions))
+    assert untranslated_english(shown, names | {told["pod"]}) == []
+    assert quoted in shown
 
 
 async def test_the_home_page_has_no_english_left_in_chinese(async_client):
