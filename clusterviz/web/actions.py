@@ -60,6 +60,11 @@ NODE_MEANINGS = {
 }
 
 
+def node_meaning(action: str, name: str) -> str:
+    """What kubectl's answer to a node action means, in the page's language."""
+    return str(NODE_MEANINGS[action]) % {"name": name}
+
+
 class InputError(ValueError):
     """Input kubectl itself would refuse before sending anything (its client-side checks)."""
 
@@ -187,7 +192,7 @@ async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResp
         node = await client.get("nodes", name)
         patch, line = node_patch(node, action, value, overwrite)
         await client.patch("nodes", name, patch)
-        meaning = str(NODE_MEANINGS[action]) % {"name": name}
+        meaning = node_meaning(action, name)
         # kubectl only says it annotated the node: the page says what that did to the kubelet.
         return kubectl.answered(line, meaning, meaning if action in ("stop", "start") else "")
 

@@ -15,18 +15,20 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clusterviz import lessons
 from clusterviz.api import errors
 from clusterviz.api.client import Client
 from clusterviz.lessons import runner
-from clusterviz.lessons.script import Lesson
+from clusterviz.lessons.script import Action, Lesson
 
 from . import story
+from .actions import node_meaning
 from .captions import CLIENTS, caption, timer
+from .language import chinese, kubectl_line
 from .models import Presentation
 
 log = logging.getLogger(__name__)
@@ -38,16 +40,19 @@ SKIP_LIMIT = 20
 SIMULATION = "/apis/clusterviz.io/v1/simulations/default"
 # Writes started by the script's buttons, by number: kept until their outcome has been shown (a write
 # held in step mode finishes only after Next has delivered its hops).
-_ACTIONS: dict[int, tuple[asyncio.Task[Any], str]] = {}
+_ACTIONS: dict[int, tuple[asyncio.Task[Any], Action]] = {}
 _KEPT = 200
-
-
-def _chinese() -> bool:
-    return translation.get_language() == "zh-hans"
+# What kubectl's answer to a script button means, beside it on a Chinese page (node actions: as the cards say it).
+DONE = {
+    "apply": gettext_lazy("applied"),
+    "delete-pod": gettext_lazy("Pod deleted"),
+    "scale": gettext_lazy("replica count changed"),
+    "set-image": gettext_lazy("image changed"),
+}
 
 
 def _text(en: str, zh: str) -> str:
-    return zh if _chinese() and zh else en
+    return zh if chinese() and zh else en
 
 
 async def _presentation(cluster: str) -> Presentation:
@@ -320,12 +325,12 @@ async def run_action(request: HttpRequest, cluster: str) -> HttpResponse:
     lesson = lessons.BY_SLUG.get(presentation.lesson)
     step = lesson.steps[presentation.step] if lesson and presentation.step < len(lesson.steps) else None
     if lesson is None or step is None or step.action is None:
-        return render(request, "web/present.html#outcome", {"error": "this step has no action"})
+        return render(request, "web/present.html#outcome", {"error": _("this step has no action")})
     action = step.action
     simulation = await _simulation(Client(cluster, "dashboard"))
     task = asyncio.ensure_future(runner.run(cluster, action, lesson.manifest))
     number = max(_ACTIONS, default=0) + 1
-    _ACTIONS[number] = (task, action.kubectl())
+    _ACTIONS[number] = (task, action)
     for old in sorted(_ACTIONS)[:-_KEPT]:
         del _ACTIONS[old]
     # A write in step mode is hop 1 waiting for Next; elsewhere it finishes within a few simulated hops.
@@ -336,12 +341,28 @@ async def run_action(request: HttpRequest, cluster: str) -> HttpResponse:
     return _outcome(request, cluster, number)
 
 
+def _answer(action: Action, outcome: runner.Outcome) -> str:
+    """kubectl's answer to a script button, with what it means beside it on a Chinese page."""
+    if not outcome.ok:
+        refused_by_server = outcome.message.startswith("Error from server")
+        meaning = _("refused by the API server") if refused_by_server else _("refused by kubectl")
+    elif action.kind in runner.NODE_ACTIONS:
+        meaning = node_meaning(runner.NODE_ACTIONS[action.kind], action.node)
+    else:
+        meaning = str(DONE[action.kind])
+    return kubectl_line(outcome.message, meaning)
+
+
 def _outcome(request: HttpRequest, cluster: str, number: int) -> HttpResponse:
-    task, kubectl = _ACTIONS[number]
+    task, action = _ACTIONS[number]
     outcome = task.result() if task.done() and not task.cancelled() and task.exception() is None else None
     failed = task.done() and (task.cancelled() or task.exception() is not None)
-    context = {"kubectl": kubectl, "outcome": outcome, "error": "the action failed" if failed else "",
-               "poll": "" if task.done() else reverse("present-outcome", args=[cluster, number])}
+    context = {
+        "kubectl": action.kubectl(),
+        "outcome": {"ok": outcome.ok, "message": _answer(action, outcome)} if outcome else None,
+        "error": _("the action failed") if failed else "",
+        "poll": "" if task.done() else reverse("present-outcome", args=[cluster, number]),
+    }
     return render(request, "web/present.html#outcome", context)
 
 

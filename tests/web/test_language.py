@@ -205,6 +205,12 @@ async def test_the_presenter_view_and_its_story_have_no_english_left_in_chinese(
         if timed and moved["progress"] == moved["last"]:
             break
     assert timed
+    # The button's write has long completed: kubectl's answer, with its meaning beside it.
+    poll = re.search(r'hx-get="([^"]+)"', started)
+    assert poll is not None
+    answered = await chinese_page(async_client, poll[1])
+    assert '<samp lang="en">deployment.apps/myapp created</samp> 已应用' in answered
+    assert untranslated_english(answered) == []
     told = (await async_client.get("/c/demo/present/story.json")).json()
     assert told["progress"] == 13
     captions += [message["caption"] for beat in told["beats"] for message in beat["messages"]]
