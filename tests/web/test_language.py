@@ -1,5 +1,6 @@
 """English and Simplified Chinese, switched from the page."""
 
+import asyncio
 import re
 
 import pytest
@@ -99,6 +100,29 @@ async def test_the_objects_panel_and_the_outcomes_of_actions_have_no_english_lef
     names = mixed | await names_in("demo")
     for html in (*pages, applied, labelled):
         assert untranslated_english(html, names) == []
+
+
+async def test_step_mode_s_notices_have_no_english_left_in_chinese(mixed, sim, async_client):
+    sim.engine.set_mode("step")
+    queued = await chinese_page(async_client, "/c/demo/nodes/node01/action", action="label", value="disktype=ssd")
+    assert "停在第 1 步：请按“下一个编号步骤”" in queued
+    page = await chinese_page(async_client, "/c/demo/")
+    assert "停在第 1 步：修补 Node/node01" in page
+    token = re.search(r'/c/demo/console/result/([\w-]+)"', queued)
+    assert token is not None
+    outcome = asyncio.ensure_future(chinese_page(async_client, f"/c/demo/console/result/{token[1]}"))
+    while not outcome.done():
+        await sim.engine.step()
+        await asyncio.sleep(0.01)
+    assert '<samp lang="en">node/node01 labeled</samp> 已设置标签' in outcome.result()
+    # Once nothing waits on the bus, the clock names the next timer.
+    sim.engine.set_mode("fast-forward")
+    await sim.engine.until_settled()
+    sim.engine.set_mode("paused")
+    paused = await chinese_page(async_client, "/c/demo/")
+    assert "下一个事件：" in paused
+    for html in (queued, page, outcome.result(), paused):
+        assert untranslated_english(html, mixed) == []
 
 
 def test_the_check_finds_english_and_spares_what_may_stay_english():
