@@ -16,6 +16,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clusterviz.api import errors
@@ -24,6 +25,7 @@ from clusterviz.api.client import Client
 
 from . import kubectl
 from .kubectl import Reply, Work
+from .language import refused
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 KUBELET_ANNOTATION = "clusterviz.io/kubelet"
@@ -45,6 +47,22 @@ NODE_DONE = {
     "stop": "annotated",
     "start": "annotated",
 }
+# What that line means, beside it on a Chinese page (the kubelet switch says more than "annotated").
+NODE_MEANINGS = {
+    "label": gettext_lazy("label set"),
+    "unlabel": gettext_lazy("label removed"),
+    "taint": gettext_lazy("taint added"),
+    "untaint": gettext_lazy("taint removed"),
+    "cordon": gettext_lazy("scheduling disabled"),
+    "uncordon": gettext_lazy("scheduling enabled again"),
+    "stop": gettext_lazy("kubelet on %(name)s stopped"),
+    "start": gettext_lazy("kubelet on %(name)s started"),
+}
+
+
+def node_meaning(action: str, name: str) -> str:
+    """What kubectl's answer to a node action means, in the page's language."""
+    return str(NODE_MEANINGS[action]) % {"name": name}
 
 
 class InputError(ValueError):
@@ -72,7 +90,7 @@ def attempt(work: Work) -> Work:
         except InputError as exc:
             return Reply(False, str(exc), exc.output or [kubectl.client_error(str(exc))])
         except errors.StatusError as exc:
-            return Reply(False, exc.message, [kubectl.server_error(exc)])
+            return Reply(False, exc.message, [kubectl.server_error(exc)], meaning=_("refused by the API server"))
 
     return run
 
@@ -101,7 +119,7 @@ def parse_taint(value: str) -> dict[str, str]:
 
 
 def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -> tuple[dict[str, Any], str]:
-    """The merge patch of one node action and the line kubectl would print for it.
+    """The merge patch of one node action and the line kubectl prints for it ("node/node02 labeled").
 
     The patch carries the node's resourceVersion, so a change made meanwhile by
     anyone else is a 409 Conflict rather than a lost update.
@@ -119,8 +137,7 @@ def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -
                 % {"key": key, "value": labels[key]}
             )
         patch["metadata"]["labels"] = {key: val}
-        return patch, _("node/%(name)s labeled") % {"name": name}
-    if action == "unlabel":
+    elif action == "unlabel":
         key = value.strip().removesuffix("-")
         if not key:
             raise InputError(_("name the label to remove, e.g. disktype"))
@@ -130,8 +147,7 @@ def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -
                 _('label "%(key)s" not found') % {"key": key}, [f'label "{key}" not found.', f"node/{name} not labeled"]
             )
         patch["metadata"]["labels"] = {key: None}
-        return patch, _("node/%(name)s unlabeled") % {"name": name}
-    if action == "taint":
+    elif action == "taint":
         taint = parse_taint(value)
         same = [t for t in taints if (t.get("key"), t.get("effect")) == (taint["key"], taint["effect"])]
         if same and not overwrite:
@@ -140,26 +156,20 @@ def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -
                 % {"name": name, "key": taint["key"]}
             )
         patch["spec"] = {"taints": [t for t in taints if t not in same] + [taint]}
-        return patch, _("node/%(name)s tainted") % {"name": name}
-    if action == "untaint":
+    elif action == "untaint":
         # kubectl taint node NAME key:Effect- (one effect) or key- (every effect of that key).
         key, _sep, effect = value.strip().removesuffix("-").partition(":")
         kept = [t for t in taints if not (t.get("key") == key.strip() and (not effect or t.get("effect") == effect))]
         if not key.strip() or len(kept) == len(taints):
             raise InputError(_('taint "%(taint)s" not found') % {"taint": value.strip()})
         patch["spec"] = {"taints": kept or None}
-        return patch, _("node/%(name)s untainted") % {"name": name}
-    if action in ("cordon", "uncordon"):
+    elif action in ("cordon", "uncordon"):
         patch["spec"] = {"unschedulable": True if action == "cordon" else None}
-        return patch, (_("node/%(name)s cordoned") if action == "cordon" else _("node/%(name)s uncordoned")) % {
-            "name": name
-        }
-    if action in ("stop", "start"):
+    elif action in ("stop", "start"):
         patch["metadata"]["annotations"] = {KUBELET_ANNOTATION: "stopped" if action == "stop" else "running"}
-        return patch, (_("kubelet on %(name)s stopped") if action == "stop" else _("kubelet on %(name)s started")) % {
-            "name": name
-        }
-    raise InputError(_("unknown action %(action)s") % {"action": action})
+    else:
+        raise InputError(_("unknown action %(action)s") % {"action": action})
+    return patch, f"node/{name} {NODE_DONE[action]}"
 
 
 def node_command(name: str, action: str, value: str, overwrite: bool) -> str:
@@ -188,13 +198,16 @@ async def node_action(request: HttpRequest, cluster: str, name: str) -> HttpResp
     async def work() -> Reply:
         if action == "delete":
             await client.delete("nodes", name)
-            return Reply(True, _('node "%(name)s" deleted') % {"name": name}, [f'node "{name}" deleted'])
+            return kubectl.answered(f'node "{name}" deleted', _("node removed"))
         node = await client.get("nodes", name)
-        patch, done = node_patch(node, action, value, overwrite)
+        patch, line = node_patch(node, action, value, overwrite)
         await client.patch("nodes", name, patch)
+        meaning = node_meaning(action, name)
         # kubectl compares the labels before and after: a value set again is "not labeled".
-        same = action == "label" and parse_label(value) in (node["metadata"].get("labels") or {}).items()
-        return Reply(True, done, [f"node/{name} {'not labeled' if same else NODE_DONE[action]}"])
+        if action == "label" and parse_label(value) in (node["metadata"].get("labels") or {}).items():
+            line = f"node/{name} not labeled"
+        # kubectl only says it annotated the node: the page says what that did to the kubelet.
+        return kubectl.answered(line, meaning, meaning if action in ("stop", "start") else "")
 
     return await kubectl.run(request, cluster, node_command(name, action, value, overwrite), attempt(work))
 
@@ -217,7 +230,7 @@ async def add_node(request: HttpRequest, cluster: str) -> HttpResponse:
     try:
         nodes = (await client.list("nodes"))["items"]
     except errors.StatusError as exc:
-        return flash(request, error=exc.message)
+        return flash(request, error=refused(exc.message))
     name, index = next_node(nodes)
     name = request.POST.get("name", "").strip() or name
     body = node_object(
@@ -226,7 +239,7 @@ async def add_node(request: HttpRequest, cluster: str) -> HttpResponse:
 
     async def work() -> Reply:
         await client.create(body)
-        return Reply(True, _("node/%(name)s created") % {"name": name}, [f"node/{name} created"])
+        return kubectl.answered(f"node/{name} created", _("node added"))
 
     return await kubectl.run(request, cluster, kubectl.command("create", "-f", f"{name}.yaml"), attempt(work))
 
@@ -259,8 +272,7 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
             except ValueError:
                 raise InputError(_("the number of replicas must be a whole number")) from None
             await client.patch(plural, name, {"spec": {"replicas": replicas}}, namespace, sub="scale")
-            done = _("%(noun)s/%(name)s scaled") % {"noun": noun, "name": name}
-            return Reply(True, done, [f"{noun}/{name} scaled"])
+            return kubectl.answered(f"{noun}/{name} scaled", _("replica count changed"))
         if data["action"] == "image":
             container = data["container"]
             workload = await client.get(plural, name, namespace)
@@ -272,8 +284,7 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
             image = {"name": container, "image": data["image"].strip()}
             patch = {"spec": {"template": {"spec": {"containers": [image]}}}}
             await client.patch(plural, name, patch, namespace, patch_type="strategic")
-            done = _("%(noun)s/%(name)s image updated") % {"noun": noun, "name": name}
-            return Reply(True, done, [f"{noun}/{name} image updated"])
+            return kubectl.answered(f"{noun}/{name} image updated", _("image changed"))
         raise InputError(_("unknown action %(action)s") % {"action": data["action"]})
 
     return await kubectl.run(request, cluster, workload_command(plural, namespace, name, data), attempt(work))
@@ -285,7 +296,7 @@ async def delete_pod(request: HttpRequest, cluster: str, namespace: str, name: s
 
     async def work() -> Reply:
         await Client(cluster, "dashboard").delete("pods", name, namespace)
-        return Reply(True, _('pod "%(name)s" deleted') % {"name": name}, [f'pod "{name}" deleted'])
+        return kubectl.answered(f'pod "{name}" deleted', _("Pod deleted"))
 
     line = kubectl.command("delete", "pod", name, *kubectl.namespace_flag(namespace))
     return await kubectl.run(request, cluster, line, attempt(work))

@@ -14,6 +14,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.http.cookie import parse_cookie
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -53,6 +54,56 @@ WHY_BY_STEP = {
     9: gettext_lazy("The scheduler watches for Pods without a node. Now it filters and scores the nodes to pick one."),
     11: gettext_lazy("etcd confirms the binding; every watcher now sees which node the Pod is on."),
 }
+
+
+# What the simulator's timers do, as its status names them ("what" of status.next): the simulator's English
+# and its translation, with the same named groups.
+TIMERS: tuple[tuple[re.Pattern[str], Promise], ...] = (
+    (re.compile(r"kubelet on (?P<node>\S+) sends its heartbeat"), gettext_lazy("kubelet on %(node)s sends its heartbeat")),
+    (re.compile(r"image pull on (?P<node>\S+) finishes"), gettext_lazy("image pull on %(node)s finishes")),
+    (re.compile(r"image check on (?P<node>\S+) finishes"), gettext_lazy("image check on %(node)s finishes")),
+    (
+        re.compile(r'container "(?P<container>[^"]+)" on (?P<node>\S+) starts'),
+        gettext_lazy('container "%(container)s" on %(node)s starts'),
+    ),
+    (
+        re.compile(r'container "(?P<container>[^"]+)" on (?P<node>\S+) stops'),
+        gettext_lazy('container "%(container)s" on %(node)s stops'),
+    ),
+    (
+        re.compile(r"the node controller checks the nodes' heartbeats"),
+        gettext_lazy("the node controller checks the nodes' heartbeats"),
+    ),
+    (
+        re.compile(r"the controller manager lists (?P<plural>\S+) again"),
+        gettext_lazy("the controller manager lists %(plural)s again"),
+    ),
+    (
+        re.compile(r"the taint eviction controller deletes Pod (?P<key>\S+)"),
+        gettext_lazy("the taint eviction controller deletes Pod %(key)s"),
+    ),
+    (
+        re.compile(r"the taint eviction controller retries deleting Pod (?P<key>\S+)"),
+        gettext_lazy("the taint eviction controller retries deleting Pod %(key)s"),
+    ),
+    (re.compile(r"(?P<controller>\S+) requeues (?P<key>\S+)"), gettext_lazy("%(controller)s requeues %(key)s")),
+    (re.compile(r"the scheduler flushes unschedulable Pods"), gettext_lazy("the scheduler flushes unschedulable Pods")),
+    (re.compile(r"a scheduling backoff ends"), gettext_lazy("a scheduling backoff ends")),
+)
+
+
+def timer(what: str) -> str:
+    """What a timer of the simulator does, in the active language (as it is when this table does not know it)."""
+    for pattern, translated in TIMERS:
+        match = pattern.fullmatch(what)
+        if match:
+            return str(translated) % match.groupdict()
+    return what
+
+
+def verb(name: str) -> str:
+    """An API verb of the bus (create, bind, watch ...) in the active language."""
+    return str(VERBS.get(name, name))
 
 
 def component(name: str, obj: dict[str, Any] | None = None) -> str:
@@ -161,41 +212,12 @@ def caption(message: dict[str, Any], pinned: bool | None = None) -> dict[str, st
         for part in (obj.get("kind", ""), "/".join(p for p in (obj.get("namespace", ""), obj.get("name", "")) if p))
         if part
     )
-    verb = str(VERBS.get(message.get("verb", ""), message.get("verb", "")))
-    what = f"{component(message.get('from', ''), obj)} → {component(message.get('to', ''), obj)}: {verb} {noun}"
+    said = f"{component(message.get('from', ''), obj)} → {component(message.get('to', ''), obj)}: "
+    what = f"{said}{verb(message.get('verb', ''))} {noun}"
     return {"what": what.strip(), "why": _why(message, pinned), "trace": "" if chinese() else message.get("summary", "")}
 
 
 # The timers the components describe (``what`` of the engine's sleeps), retold in the page's language.
-TIMERS = (
-    (r"image pull on (?P<node>\S+) finishes", gettext_lazy("image pull on %(node)s finishes")),
-    (r"image check on (?P<node>\S+) finishes", gettext_lazy("image check on %(node)s finishes")),
-    (r'container "(?P<container>[^"]+)" on (?P<node>\S+) starts',
-     gettext_lazy('container "%(container)s" on %(node)s starts')),
-    (r'container "(?P<container>[^"]+)" on (?P<node>\S+) stops',
-     gettext_lazy('container "%(container)s" on %(node)s stops')),
-    (r"kubelet on (?P<node>\S+) sends its heartbeat", gettext_lazy("kubelet on %(node)s sends its heartbeat")),
-    (r"the node controller checks the nodes' heartbeats",
-     gettext_lazy("the node controller checks the nodes' heartbeats")),
-    (r"a scheduling backoff ends", gettext_lazy("a scheduling backoff ends")),
-    (r"the scheduler flushes unschedulable Pods", gettext_lazy("the scheduler flushes unschedulable Pods")),
-    (r"(?P<controller>\S+) requeues (?P<key>\S+)", gettext_lazy("%(controller)s requeues %(key)s")),
-    (r"the taint eviction controller deletes Pod (?P<key>\S+)",
-     gettext_lazy("the taint eviction controller deletes Pod %(key)s")),
-    (r"the taint eviction controller retries deleting Pod (?P<key>\S+)",
-     gettext_lazy("the taint eviction controller retries deleting Pod %(key)s")),
-)
-_TIMERS = [(re.compile(pattern), text) for pattern, text in TIMERS]
-
-
-def due(what: str) -> str:
-    """A timer's description from ``status.next.what`` in the active language (as it is, if it is not a known one)."""
-    for pattern, text in _TIMERS:
-        match = pattern.fullmatch(what)
-        if match:
-            return str(text) % match.groupdict()
-    return what
-
 
 def language_of(scope: dict[str, Any]) -> str:
     """The language of a websocket's page: the language cookie, else Accept-Language, as LocaleMiddleware decides."""

@@ -25,6 +25,7 @@ from clusterviz.api.client import Client
 
 if TYPE_CHECKING:
     from .yaml_form import Outcome
+from .language import kubectl_line
 
 # How long an action's reply waits for its write before answering that the write is on its way.
 QUEUED_AFTER = 0.3
@@ -36,12 +37,22 @@ KEPT_RUNS = 200
 
 @dataclass
 class Reply:
-    """How an action ended: the line for the page's flash area (or the editor's outcomes), and kubectl's lines."""
+    """How an action ended: the line for the page's flash area (or the editor's outcomes), and kubectl's lines.
+
+    ``meaning`` says in the page's language what kubectl's answer means: a Chinese page's flash area shows
+    kubectl's first line as it is with the meaning beside it, instead of ``flash``.
+    """
 
     ok: bool
     flash: str
     output: list[str] = field(default_factory=list)
     outcomes: list[Outcome] | None = None
+    meaning: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The flash area's line, in the page's language (see ``language.kubectl_line``)."""
+        return kubectl_line(self.output[0] if self.output else "", self.meaning, self.flash)
 
 
 Work = Callable[[], Awaitable[Reply]]
@@ -58,6 +69,11 @@ class _Run:
 
 
 _runs: dict[str, _Run] = {}
+
+
+def answered(line: str, meaning: str, words: str = "") -> Reply:
+    """A write kubectl answers with ``line``; ``meaning`` is what that means, ``words`` what an English page says."""
+    return Reply(True, words or line, [line], meaning=meaning)
 
 
 def command(*words: str) -> str:

@@ -211,13 +211,17 @@ def beside_upstream(message: str) -> SafeString:
     )
 
 
-def kubectl_line(line: str, meaning: str = "") -> SafeString:
-    """HTML of a line kubectl would print, kept as it is, with what it means beside it on a Chinese page."""
+def kubectl_line(line: str, meaning: str = "", words: str = "") -> SafeString | str:
+    """How the page reports ``line``, a line kubectl prints.
+
+    A Chinese page shows the line as it is, marked as English, with its ``meaning`` beside it. An English
+    page, or a line given no meaning, shows the page's own ``words`` for it (by default the line itself).
+    """
     if meaning and chinese():
         return format_html('<samp lang="en">{}</samp> {}', line, meaning)
-    return format_html('<samp lang="en">{}</samp>', line)
+    return words or line
 
 
-def refused(message: str) -> SafeString:
-    """HTML of the API server's refusal (its Status message, as kubectl prints it) with its meaning beside it."""
+def refused(message: str) -> SafeString | str:
+    """The API server's refusal (its Status message, as kubectl prints it) with its meaning beside it."""
     return kubectl_line(message, _("refused by the API server"))

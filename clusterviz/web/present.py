@@ -15,15 +15,17 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clusterviz import lessons
 from clusterviz.api import errors
 from clusterviz.api.client import Client
 from clusterviz.lessons import runner
-from clusterviz.lessons.script import Lesson
+from clusterviz.lessons.script import Action, Lesson
 
 from . import kubectl, story
+from .actions import node_meaning
 from .captions import CLIENTS, caption
 from .language import chinese
 from .models import Presentation
@@ -35,6 +37,13 @@ log = logging.getLogger(__name__)
 NEXT_LIMIT = 3000
 SKIP_SECONDS = 300.0
 SIMULATION = "/apis/clusterviz.io/v1/simulations/default"
+# What kubectl's answer to a script button means, beside it on a Chinese page (node actions: as the cards say it).
+DONE = {
+    "apply": gettext_lazy("applied"),
+    "delete-pod": gettext_lazy("Pod deleted"),
+    "scale": gettext_lazy("replica count changed"),
+    "set-image": gettext_lazy("image changed"),
+}
 
 
 def _text(en: str, zh: str) -> str:
@@ -301,6 +310,17 @@ async def run_action(request: HttpRequest, cluster: str) -> HttpResponse:
 
     async def work() -> kubectl.Reply:
         outcome = await runner.run(cluster, action, manifest)
-        return kubectl.Reply(outcome.ok, outcome.message, outcome.message.splitlines())
+        lines = outcome.message.splitlines()
+        return kubectl.Reply(outcome.ok, outcome.message, lines, meaning=_meaning(action, outcome))
 
     return await kubectl.run(request, cluster, action.kubectl(), work, held_notice=_("waiting at hop 1: press Next"))
+
+
+def _meaning(action: Action, outcome: runner.Outcome) -> str:
+    """What kubectl's answer to a script button means, shown beside it on a Chinese page."""
+    if not outcome.ok:
+        refused_by_server = outcome.message.startswith("Error from server")
+        return _("refused by the API server") if refused_by_server else _("refused by kubectl")
+    if action.kind in runner.NODE_ACTIONS:
+        return node_meaning(runner.NODE_ACTIONS[action.kind], action.node)
+    return str(DONE[action.kind])

@@ -7,11 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from clusterviz.api import codec, errors
 from clusterviz.api.client import Client, resource_for
 
 from .kubectl import client_error, command, server_error
+from .language import kubectl_line
 
 ACTIONS = ("apply", "create", "dry-run", "delete")
 # The kubectl command of each button; the editor's text is its standard input.
@@ -24,6 +27,9 @@ COMMANDS = {
 # What kubectl says it was doing when the server refuses a document (server-side apply says nothing).
 WHEN = {"create": "creating", "delete": "deleting"}
 _LINE = re.compile(r"line (\d+)")
+# The editor's own refusals: English in kubectl's output, translated beside it.
+NOT_AN_OBJECT = gettext_noop("a document must be a Kubernetes object (a mapping)")
+NOTHING_TO_SEND = gettext_noop("there is nothing to send: the editor is empty")
 
 
 @dataclass
@@ -35,11 +41,18 @@ class Outcome:
     line: int | None = None
     # What kubectl prints for the document, when it differs from ``text``.
     output: str = ""
+    # What kubectl's line means, in the page's language (shown beside it on a Chinese page).
+    meaning: str = ""
 
     @property
     def kubectl(self) -> str:
         """The line kubectl prints for this document."""
         return self.output or (self.text if self.ok else client_error(self.text))
+
+    @property
+    def html(self) -> str:
+        """The result panel's line, in the page's language (see ``language.kubectl_line``)."""
+        return kubectl_line(self.kubectl, self.meaning, self.text)
 
 
 def field_line(text: str, path: str) -> int | None:
@@ -82,7 +95,7 @@ def split_documents(text: str) -> list[tuple[int, str]]:
 async def run(cluster: str, action: str, text: str) -> list[Outcome]:
     """Send every document of ``text`` to the API as ``kubectl apply|create|delete`` (or a dry run) would."""
     if action not in ACTIONS:
-        return [Outcome(False, f"unknown action {action!r}")]
+        return [Outcome(False, f"unknown action {action}", meaning=_("unknown action %(action)s") % {"action": action})]
     try:
         documents = codec.parse_yaml(text, multi=True)
     except errors.StatusError as exc:
@@ -91,10 +104,10 @@ async def run(cluster: str, action: str, text: str) -> list[Outcome]:
     outcomes = []
     for obj, (first_line, doc_text) in zip(documents, split_documents(text), strict=True):
         if not isinstance(obj, dict):
-            outcomes.append(Outcome(False, "a document must be a Kubernetes object (a mapping)", first_line))
+            outcomes.append(Outcome(False, NOT_AN_OBJECT, first_line, meaning=_(NOT_AN_OBJECT)))
             continue
         outcomes.append(await _one(client, action, obj, doc_text, first_line))
-    return outcomes or [Outcome(False, "there is nothing to send: the editor is empty")]
+    return outcomes or [Outcome(False, NOTHING_TO_SEND, meaning=_(NOTHING_TO_SEND))]
 
 
 def _unreadable(text: str, exc: errors.StatusError) -> Outcome:
@@ -112,7 +125,7 @@ def _unreadable(text: str, exc: errors.StatusError) -> Outcome:
         except RecursionError:
             pass  # too deeply nested to compose: the decoder's message says so
     match = _LINE.search(message)
-    return Outcome(False, message, int(match.group(1)) if match else None)
+    return Outcome(False, message, int(match.group(1)) if match else None, meaning=_("the YAML cannot be read"))
 
 
 async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, first_line: int) -> Outcome:
@@ -124,24 +137,28 @@ async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, 
         noun = f"{resource.noun}/{name}"
         if action == "create":
             await client.create(obj, namespace)
-            return Outcome(True, f"{noun} created")
+            return Outcome(True, f"{noun} created", meaning=_("created"))
         if action == "delete":
             await client.delete(resource.plural if not resource.group else f"{resource.plural}.{resource.group}",
                                 name, namespace)
-            return Outcome(True, f'{noun.split("/")[0]} "{name}" deleted')
+            return Outcome(True, f'{noun.split("/")[0]} "{name}" deleted', meaning=_("deleted"))
         query = {"fieldManager": "clusterviz-dashboard", "force": "true"}
         if action == "dry-run":
             query["dryRun"] = "All"
         plural = resource.plural if not resource.group else f"{resource.plural}.{resource.group}"
         await client.patch(plural, name, obj, namespace, patch_type="apply", **query)
         if action == "dry-run":
-            dry = f"{noun} serverside-applied (server dry run)"
-            return Outcome(True, f"{noun} would be applied (server dry run)", output=dry)
-        return Outcome(True, f"{noun} applied", output=f"{noun} serverside-applied")
+            return Outcome(
+                True,
+                f"{noun} would be applied (server dry run)",
+                output=f"{noun} serverside-applied (server dry run)",
+                meaning=_("checked by a server dry run"),
+            )
+        return Outcome(True, f"{noun} applied", output=f"{noun} serverside-applied", meaning=_("applied"))
     except errors.StatusError as exc:
         line = None
         causes = (exc.details or {}).get("causes") or []
         if causes:
             found = field_line(doc_text, causes[0].get("field", ""))
             line = first_line + found - 1 if found else first_line
-        return Outcome(False, exc.message, line, server_error(exc, WHEN.get(action, "")))
+        return Outcome(False, exc.message, line, server_error(exc, WHEN.get(action, "")), _("refused by the API server"))

@@ -112,8 +112,8 @@ async def test_a_chinese_page_gets_chinese_rows_and_captions_over_its_socket(sim
     row = await receive_until(communicator, 'hx-swap-oob="afterbegin:#timeline"')
     assert 'data-from="kubectl" data-to="apiserver"' in row and 'data-step="1"' in row
     assert "kubectl → API Server" in row
-    assert 'data-why="每一次变更都从向 API Server发请求开始，它是进入集群的唯一入口。"' in row
+    assert 'data-why="每一次变更都从向 API Server 发请求开始，它是进入集群的唯一入口。"' in row
     data = json.loads(await receive_until(communicator, '{"flows"'))["flows"][0]
     assert data["flow"]["step"] == 1
-    assert data["caption"]["why"] == "每一次变更都从向 API Server发请求开始，它是进入集群的唯一入口。"
+    assert data["caption"]["why"] == "每一次变更都从向 API Server 发请求开始，它是进入集群的唯一入口。"
     await communicator.disconnect()

@@ -6,7 +6,8 @@ they are meant to stay English:
 
 - what the page marks as English (``lang="en"``): upstream's messages beside their translation, and
   kubectl output; kubectl commands, manifests and identifiers in ``code``, ``samp``, ``kbd``, ``pre``
-  and the YAML editor;
+  and the YAML editor; a kubectl command written in running text (``kubectl``, its command and arguments,
+  up to the first character that is not part of a command);
 - the English names the glossary (docs/glossary.md) keeps: API Server, kubelet, Pod, Pending, ...;
 - identifiers: CamelCase names (plugins and their legacy names, API fields such as nodeSelector,
   statuses such as NotReady), acronyms (CPU, YAML), anything with a digit, dot, slash, ``=`` or ``_``;
@@ -26,13 +27,19 @@ GLOSSARY = Path(__file__).resolve().parents[2] / "docs" / "glossary.md"
 # Elements whose content is code, kubectl input or output, or not text at all.
 VERBATIM = frozenset({"code", "samp", "kbd", "pre", "textarea", "script", "style"})
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
-# Attributes a student reads, and the diagram's labels that static/js/flow.js draws.
+# Attributes a student reads, the diagram's labels that static/js/flow.js and present.js draw, and the texts
+# present.js shows (data-text-*).
 SHOWN_ATTRIBUTES = ("title", "aria-label", "placeholder", "aria-valuetext", "data-why")
-SHOWN_PREFIXES = ("data-label-",)
+SHOWN_PREFIXES = ("data-label-", "data-text-")
 PRODUCT = "clusterviz"
 _TOKEN = re.compile(r"[0-9A-Za-z][0-9A-Za-z_./=:'’-]*")
 _IDENTIFIER = re.compile(r"[\d./=_:]|[a-z][A-Z]")
 _WORD = re.compile(r"[A-Za-z]+")
+# kubectl and one of its commands, then its arguments (Latin letters, digits and -./=:_ only).
+_COMMAND = re.compile(
+    r"\bkubectl +(?:annotate|apply|cordon|create|delete|describe|drain|edit|get|label|logs|patch|rollout|scale|set"
+    r"|taint|uncordon)\b(?: +[-A-Za-z0-9_./=:]+)*"
+)
 
 
 def glossary_words() -> frozenset[str]:
@@ -111,7 +118,7 @@ def untranslated_english(html: str, names: Iterable[str] = ()) -> list[str]:
     found = []
     for text in visible_texts(html):
         words = []
-        for token in _TOKEN.findall(text):
+        for token in _TOKEN.findall(_COMMAND.sub(" ", text)):
             token = token.strip("'’.:-")
             if token in allowed or _IDENTIFIER.search(token):
                 continue

@@ -19,12 +19,6 @@ def caption(message: dict[str, Any]) -> dict[str, str]:
     return captions.caption(message)
 
 
-@register.filter
-def due(what: str) -> str:
-    """What ``simulations/default`` says is due next, in the active language."""
-    return captions.due(what)
-
-
 @register.simple_tag
 def other_language_code() -> str:
     """The page's other language: English on a Chinese page, Chinese on an English one."""
