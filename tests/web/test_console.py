@@ -137,9 +137,13 @@ async def test_workload_and_pod_actions_show_kubectls_lines(async_client):
 
 
 def test_the_timers_components_describe_are_retold_in_the_pages_language():
-    from clusterviz.web.captions import TIMERS, due
+    from django.utils import translation
 
-    assert due("image pull on node02 finishes") == "image pull on node02 finishes"
-    assert due('container "web" on node01 starts') == 'container "web" on node01 starts'
-    assert due("something new happens") == "something new happens"
+    from clusterviz.web.captions import TIMERS, timer
+
+    assert timer("image pull on node02 finishes") == "image pull on node02 finishes"
+    assert timer('container "web" on node01 starts') == 'container "web" on node01 starts'
+    assert timer("something new happens") == "something new happens"
+    with translation.override("zh-hans"):
+        assert timer("image pull on node02 finishes") != "image pull on node02 finishes"
     assert len({str(text) for _pattern, text in TIMERS}) == len(TIMERS)
