@@ -10,33 +10,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from clusterviz.api import errors
+from clusterviz.api.component import Engine
 from clusterviz.api.informer import Handler, Informer, WorkQueue, key_of
 from clusterviz.apimachinery import labels
-from clusterviz.sim.engine import Engine
 
 log = logging.getLogger(__name__)
 
 Obj = dict[str, Any]
-
-
-class SimClock:
-    """Timestamps that follow simulated time: the wall second the controllers started at, plus simulated seconds.
-
-    Conditions and taints written with it line up with the kubelets' heartbeats
-    in fast-forward, where wall time hardly moves.
-    """
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.anchor = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=engine.now)
-
-    def rfc3339(self) -> str:
-        """Now, as ``metav1.Time`` is written (``2025-01-01T10:00:00Z``)."""
-        return (self.anchor + timedelta(seconds=self.engine.now)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def meta(obj: Obj) -> dict[str, Any]:

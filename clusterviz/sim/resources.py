@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from clusterviz.api import errors, handlers, resources, virtual
+from clusterviz.api.component import SimSettings
 from clusterviz.api.request import ApiRequest, ApiResponse, ResourcePath
 from clusterviz.apimachinery.field import invalid, not_supported
 from clusterviz.store.threads import in_thread
@@ -65,8 +66,6 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
         }
     else:
         saved = await trace.load_state(cluster)
-        from .context import SimSettings
-
         settings = SimSettings(**saved.settings)
         state = {"mode": saved.mode, "speed": saved.speed, "time": saved.time, "last_seq": saved.last_seq, "pending": 0}
     spec: dict[str, Any] = {"mode": state["mode"], "speed": state["speed"]}
