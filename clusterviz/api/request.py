@@ -25,7 +25,7 @@ class ApiRequest:
     host: str = "127.0.0.1"
     # Already-decoded body from in-process callers (skips JSON encoding).
     payload: Any = None
-    # The cluster's simulation, when one runs it in this process (see gate.py).
+    # The cluster's simulation, when one runs it in this process (see api/gate.py).
     gate: Any = None
     # False for set-up writes (a new cluster's namespaces and nodes), which are not part of any lesson.
     simulated: bool = True

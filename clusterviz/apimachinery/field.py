@@ -92,10 +92,6 @@ def forbidden(path: str, detail: str) -> FieldError:
     return FieldError("FieldValueForbidden", path, detail)
 
 
-def too_long(path: str, value: Any, limit: int) -> FieldError:
-    return FieldError("FieldValueTooLong", path, f"must have at most {limit} bytes", value)
-
-
 def not_found(path: str, value: Any) -> FieldError:
     return FieldError("FieldValueNotFound", path, "", value)
 

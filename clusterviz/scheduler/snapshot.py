@@ -296,15 +296,6 @@ class Snapshot:
             self.workloads[kind][(_namespace(obj), _name(obj))] = obj
             self._touch()
 
-    update_workload = add_workload
-
-    def remove_workload(self, obj: Mapping[str, Any]) -> None:
-        """Delete one of those objects."""
-        kind = obj.get("kind") or ""
-        if kind in self.workloads:
-            self.workloads[kind].pop((_namespace(obj), _name(obj)), None)
-            self._touch()
-
     def workload(self, kind: str, namespace: str, name: str) -> Mapping[str, Any] | None:
         """Look up one workload object."""
         return self.workloads.get(kind, {}).get((namespace, name))
@@ -316,13 +307,6 @@ class Snapshot:
     def add_pvc(self, pvc: Mapping[str, Any]) -> None:
         """Add or update a PersistentVolumeClaim."""
         self.pvcs[f"{_namespace(pvc)}/{_name(pvc)}"] = pvc
-        self._touch()
-
-    update_pvc = add_pvc
-
-    def remove_pvc(self, pvc: Mapping[str, Any]) -> None:
-        """Delete a PersistentVolumeClaim."""
-        self.pvcs.pop(f"{_namespace(pvc)}/{_name(pvc)}", None)
         self._touch()
 
     # --- views ------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from clusterviz.store.threads import in_thread
 from . import lease, remote, trace
 from .context import Context
 from .engine import Engine
-from .gate import EngineGate
+from .engine_gate import EngineGate
 
 log = logging.getLogger(__name__)
 

@@ -20,10 +20,10 @@ from django.utils import translation
 
 from clusterviz.api import errors
 from clusterviz.api.client import Client
+from clusterviz.sim.engine import MODES
 
 from .captions import caption, language_of
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
-from .views import MODES
 
 BATCH_SECONDS = 0.05
 OBJECTS_SECONDS = 1.0

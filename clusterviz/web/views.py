@@ -16,13 +16,13 @@ from clusterviz.api.bootstrap import cluster_summaries
 from clusterviz.api.client import Client
 from clusterviz.classroom.identity import readable_clusters
 from clusterviz.sim import scenarios
+from clusterviz.sim.engine import MODES
 
 from . import yaml_form
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
 from .export import export_cluster, import_cluster, uploaded_text
 from .objects import tab_titles
 
-MODES = ("live", "paused", "step", "fast-forward")
 # Timeline rows a page starts with.
 TIMELINE_ROWS = 40
 

@@ -17,7 +17,6 @@ from clusterviz.apimachinery.names import (
     is_dns1123_label,
     is_dns1123_subdomain,
     is_qualified_name,
-    is_valid_label_value,
 )
 from clusterviz.apimachinery.quantity import FORMAT_ERROR, Quantity, QuantityError, parse_quantity
 
@@ -308,10 +307,6 @@ def dns1123_subdomain(value: str, path: str) -> Errors:
 def label_name(value: str, path: str) -> Errors:
     """Upstream's ``ValidateLabelName``: a qualified name such as ``app`` or ``example.com/tier``."""
     return each_invalid(path, value, is_qualified_name(value))
-
-
-def label_value_errors(value: str) -> list[str]:
-    return is_valid_label_value(value)
 
 
 def semantic(value: Any) -> Any:
