@@ -13,6 +13,7 @@ from typing import Any
 from clusterviz.apimachinery import fields, labels
 from clusterviz.apimachinery.field import FieldError, invalid, required
 from clusterviz.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
+from clusterviz.apimachinery.unstructured import dict_or_empty
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
@@ -266,8 +267,11 @@ async def _allocate(cid: int, rp: ResourcePath, obj: dict[str, Any]) -> None:
     elif spec.get("clusterIP") != "None":
         spec.setdefault("clusterIPs", [spec["clusterIP"]])
     if spec.get("type") in ("NodePort", "LoadBalancer"):
-        used_ports = {
-            p.get("nodePort") for s in services for p in (s.get("spec") or {}).get("ports") or [] if isinstance(p, dict)
+        used_ports: set[int] = {
+            p["nodePort"]
+            for s in services
+            for p in (s.get("spec") or {}).get("ports") or []
+            if isinstance(p, dict) and isinstance(p.get("nodePort"), int)
         }
         for port in spec.get("ports") or []:
             if isinstance(port, dict) and not port.get("nodePort"):
@@ -525,7 +529,7 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         options = req.payload
     elif req.body.strip():
         options = codec.decode_object(req.body, req.content_type or "application/json")
-    preconditions = options.get("preconditions") if isinstance(options.get("preconditions"), dict) else {}
+    preconditions = dict_or_empty(options.get("preconditions"))
     cid = await cluster_id(req.cluster)
     for _ in range(PATCH_RETRIES):
         old = await _get(cid, store_key(rp))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from clusterviz.api import errors
@@ -328,7 +328,9 @@ class Worker:
         self.add_after(key, self.BASE_DELAY * 2**failures)
 
 
-async def run_parallel(engine: Engine, name: str, jobs: list[Callable[[], Awaitable[None]]]) -> list[Exception | None]:
+async def run_parallel(
+    engine: Engine, name: str, jobs: Sequence[Callable[[], Awaitable[None]]]
+) -> list[Exception | None]:
     """Run ``jobs`` side by side as engine work and wait for all; each job's exception (or None), in order.
 
     Side by side matters for the lesson: the hops of several Pod creations

@@ -56,7 +56,7 @@ def condition(
         "type": type_,
         "status": status,
         "lastProbeTime": None,
-        "lastTransitionTime": now if moved else before["lastTransitionTime"],
+        "lastTransitionTime": now if moved or before is None else before["lastTransitionTime"],
     }
     if reason:
         out["reason"] = reason
@@ -157,7 +157,7 @@ def rejected_status(pod: dict[str, Any], reason: str, message: str) -> dict[str,
 def is_running_and_ready(pod: dict[str, Any], sandbox: Sandbox) -> bool:
     """Does the Pod's stored status already say what its running sandbox says?"""
     status = pod.get("status") or {}
-    ready = next((c for c in status.get("conditions") or [] if c.get("type") == "Ready"), {})
+    ready: dict[str, Any] = next((c for c in status.get("conditions") or [] if c.get("type") == "Ready"), {})
     return status.get("phase") == "Running" and ready.get("status") == "True" and status.get("podIP") == sandbox.ip
 
 

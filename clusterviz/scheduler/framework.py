@@ -414,7 +414,7 @@ def node_update_events(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
         actions.append(ActionType.UPDATE_NODE_CONDITION)
     if _changed(old, new, "metadata", "annotations"):
         actions.append(ActionType.UPDATE_NODE_ANNOTATION)
-    return [ClusterEvent(EventResource.NODE, a, f"Node{a.name.title().replace('_', '')}") for a in actions]
+    return [ClusterEvent(EventResource.NODE, a, f"Node{(a.name or '').title().replace('_', '')}") for a in actions]
 
 
 def pod_update_events(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[ClusterEvent]:
@@ -434,7 +434,7 @@ def pod_update_events(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Cl
         actions.append(ActionType.UPDATE_POD_SCHEDULING_GATES_ELIMINATED)
     if not actions:
         actions.append(ActionType.UPDATE_POD_OTHER)
-    return [ClusterEvent(resource, a, f"{resource.value}{a.name.title().replace('_', '')}") for a in actions]
+    return [ClusterEvent(resource, a, f"{resource.value}{(a.name or '').title().replace('_', '')}") for a in actions]
 
 
 def _requests_went_down(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
@@ -529,7 +529,8 @@ class BasePlugin:
     """Shared plumbing for the plugin classes: display names and no events by default."""
 
     name: ClassVar[str] = ""
-    legacy_names: ClassVar[Mapping[str, str]] = {}
+    # Not a ClassVar: a plugin whose legacy name depends on its arguments sets its own.
+    legacy_names: Mapping[str, str] = {}
     explanation: ClassVar[Mapping[str, str]] = {}
 
     def legacy_name(self, point: str) -> str:

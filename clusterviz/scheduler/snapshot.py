@@ -14,12 +14,13 @@ and PersistentVolumeClaims (ReadWriteOncePod).
 
 from __future__ import annotations
 
+import builtins
 import copy
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo, as_pod_info
+from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo, ScoreTerm, as_pod_info
 from clusterviz.scheduler.nodetable import NodeTable
 
 WORKLOAD_KINDS = ("Service", "ReplicationController", "ReplicaSet", "StatefulSet")
@@ -76,7 +77,7 @@ class PodIndex:
     def __init__(self) -> None:
         self.groups: Counter[Hashable] = Counter()
         self.representatives: dict[Hashable, PodInfo] = {}
-        self.score_terms: Counter[Hashable] = Counter()
+        self.score_terms: Counter[ScoreTerm] = Counter()
         self.with_affinity = 0
         self.with_required_anti_affinity = 0
 
@@ -300,7 +301,7 @@ class Snapshot:
         """Look up one workload object."""
         return self.workloads.get(kind, {}).get((namespace, name))
 
-    def services(self, namespace: str) -> list[Mapping[str, Any]]:
+    def services(self, namespace: str) -> builtins.list[Mapping[str, Any]]:  # in here, "list" is the method
         """Services of a namespace, in name order."""
         return [svc for (ns, _), svc in sorted(self.workloads["Service"].items()) if ns == namespace]
 

@@ -57,7 +57,7 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
     running = await registry.ensure(cluster)
     if running is not None:
         engine, settings = running.engine, running.ctx.settings
-        state = {
+        state: dict[str, Any] = {
             "mode": engine.mode,
             "speed": engine.speed,
             "time": engine.now,

@@ -8,6 +8,7 @@ Both go through Django's i18n, so a Chinese page gets Chinese captions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest
@@ -141,7 +142,7 @@ def caption(message: dict[str, Any]) -> dict[str, str]:
     return {"what": what.strip(), "why": _why(message)}
 
 
-def language_of(scope: dict[str, Any]) -> str:
+def language_of(scope: Mapping[str, Any]) -> str:
     """The language of a websocket's page: the language cookie, else Accept-Language, as LocaleMiddleware decides."""
     request = HttpRequest()
     for key, value in scope.get("headers") or []:

@@ -168,7 +168,8 @@ def build_panel(record: dict[str, Any]) -> Panel:
     """Lay out one decision record: tables, bars and the numbered walk-through."""
     nodes = record.get("nodes") or []
     filter_results = [{f["plugin"]: f for f in node.get("filters") or []} for node in nodes]
-    filters, skipped_filters = [], []
+    filters: list[Plugin] = []
+    skipped_filters: list[Plugin] = []
     for name, legacy, _weight in _columns(nodes, "filters"):
         ran = any(results.get(name, {}).get("status", SKIP) != SKIP for results in filter_results)
         (filters if ran else skipped_filters).append(Plugin(name, legacy, explanation(name)))
@@ -183,7 +184,8 @@ def build_panel(record: dict[str, Any]) -> Panel:
 
     feasible = [node for node in nodes if node.get("feasible")]
     score_results = [{s["plugin"]: s for s in node.get("scores") or []} for node in feasible]
-    scores, skipped_scores = [], []
+    scores: list[Plugin] = []
+    skipped_scores: list[Plugin] = []
     for name, legacy, weight in _columns(feasible, "scores"):
         ran = any(results.get(name, {}).get("raw") is not None for results in score_results)
         if ran:
@@ -197,11 +199,11 @@ def build_panel(record: dict[str, Any]) -> Panel:
     selected, tied = record.get("selected"), set(record.get("tied") or [])
     score_rows = []
     for node, results in zip(feasible, score_results, strict=True):
-        cells = []
+        score_cells: list[ScoreCell] = []
         for plugin in scores:
             entry = results.get(plugin.name, {})
             weighted = int(entry.get("weighted") or 0)
-            cells.append(
+            score_cells.append(
                 ScoreCell(
                     entry.get("raw"),
                     entry.get("normalized"),
@@ -216,7 +218,7 @@ def build_panel(record: dict[str, Any]) -> Panel:
         score_rows.append(
             ScoreRow(
                 node["name"],
-                cells,
+                score_cells,
                 total,
                 node["name"] == selected,
                 len(tied) > 1 and node["name"] in tied,

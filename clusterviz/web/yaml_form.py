@@ -10,6 +10,7 @@ import yaml
 
 from clusterviz.api import codec, errors
 from clusterviz.api.client import Client, resource_for
+from clusterviz.apimachinery.unstructured import dict_or_empty
 
 ACTIONS = ("apply", "create", "dry-run", "delete")
 _LINE = re.compile(r"line (\d+)")
@@ -100,7 +101,7 @@ def _unreadable(text: str, exc: errors.StatusError) -> Outcome:
 async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, first_line: int) -> Outcome:
     try:
         resource = resource_for(obj)
-        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+        meta = dict_or_empty(obj.get("metadata"))
         name = str(meta.get("name") or "")
         namespace = str(meta.get("namespace") or ("default" if resource.namespaced else ""))
         noun = f"{resource.kind.lower()}{'.' + resource.group if resource.group else ''}/{name}"

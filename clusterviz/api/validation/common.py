@@ -8,9 +8,10 @@ caller skips the checks that need the value.
 
 from __future__ import annotations
 
+import enum
 import ipaddress
 import re
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from clusterviz.apimachinery.field import FieldError, invalid, not_supported, required, type_invalid
 from clusterviz.apimachinery.names import (
@@ -23,24 +24,23 @@ from clusterviz.apimachinery.quantity import FORMAT_ERROR, Quantity, QuantityErr
 Errors = list[FieldError]
 
 
-class _Bad:
-    """Marker for a field whose value had the wrong type (already reported)."""
+class _Bad(enum.Enum):
+    """Marker for a field whose value had the wrong type (already reported).
 
-    _instance: _Bad | None = None
+    An enum member, so a type checker narrows ``value is not BAD`` as it does ``is not None``.
+    """
 
-    def __new__(cls) -> _Bad:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    BAD = "BAD"
 
     def __repr__(self) -> str:
         return "BAD"
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[False]:
+        # Literal: a type checker then knows ``if value:`` has left BAD out.
         return False
 
 
-BAD: Final = _Bad()
+BAD: Final = _Bad.BAD
 
 INT32_MAX: Final = 2**31 - 1
 INT32_MIN: Final = -(2**31)

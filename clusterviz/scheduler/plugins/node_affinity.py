@@ -165,7 +165,8 @@ class PreferredTerms:
     @classmethod
     def parse(cls, raw_terms: Sequence[Mapping[str, Any]]) -> PreferredTerms:
         """Parse ``preferredDuringSchedulingIgnoredDuringExecution``; raises ValueError when invalid."""
-        out, errors = [], []
+        out: list[tuple[int, NodeSelectorTerm]] = []
+        errors: list[str] = []
         for i, raw in enumerate(raw_terms):
             weight = int(raw.get("weight") or 0)
             term = parse_node_selector_term(raw.get("preference") or {}, f"[{i}].")
