@@ -36,6 +36,9 @@ class Handler:
     on_add: Callable[[Obj], None] | None = None
     on_update: Callable[[Obj, Obj], None] | None = None
     on_delete: Callable[[Obj], None] | None = None
+    # After every list (the first, and each relist), whether or not anything changed: for a view
+    # that redraws from the cache, such as a page that must show its snapshot on (re)connect.
+    on_sync: Callable[[], None] | None = None
 
 
 class Informer:
@@ -92,6 +95,9 @@ class Informer:
                 self._add(obj)
         self.resource_version = listed.get("metadata", {}).get("resourceVersion", "")
         self.synced = True
+        for h in self.handlers:
+            if h.on_sync:
+                h.on_sync()
 
     async def run(self) -> None:
         """List, then watch for ever; relist when the watch expires, retry while the store is down."""
