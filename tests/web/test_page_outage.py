@@ -7,12 +7,11 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from clusterviz.api import watchcache
-from clusterviz.api.client import Client
 from clusterviz.store import kv
 from clusterviz.web.consumers import CARD_RESOURCES, PANEL_RESOURCES
 from clusterviz.web.routing import websocket_urlpatterns
 
-from .test_cluster_page import receive_until
+from .test_cluster_page import a_pod_appears_on_its_card, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,11 +51,5 @@ async def test_the_node_cards_catch_up_after_the_store_was_unavailable(outage, m
     await until(lambda: bool(refused_before) and len(outage.refused) - refused_before[0] >= watched)
     outage.end()
 
-    await Client("demo", "kubectl").create({
-        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "after-outage", "namespace": "default"},
-        "spec": {"nodeName": "node02", "containers": [{"name": "c", "image": "nginx:1.27"}]},
-    })
-    frame = await receive_until(communicator, "after-outage")
-    card = frame[frame.index('id="node-node02"'):]
-    assert "after-outage" in card.split("</article>")[0]
+    await a_pod_appears_on_its_card(communicator, "after-outage", "node02")
     await communicator.disconnect()
