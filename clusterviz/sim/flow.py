@@ -54,13 +54,3 @@ def delivery_step(component: str, event_type: str, obj: dict) -> int | None:
     if component.startswith("kubelet/") and kind == "Pod" and event_type in ("ADDED", "MODIFIED"):
         return 12
     return None
-
-
-VERB_WORDS = {
-    "create": "create",
-    "update": "update",
-    "patch": "patch",
-    "delete": "delete",
-    "deletecollection": "delete",
-    "bind": "bind",
-}

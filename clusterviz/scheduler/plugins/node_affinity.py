@@ -29,7 +29,6 @@ from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
 
 NAME = "NodeAffinity"
 LEGACY_FILTER_NAME = "MatchNodeSelector"
-LEGACY_FILTER_ALIASES = ("PodSelectorMatches",)
 LEGACY_SCORE_NAME = "NodeAffinityPriority"
 
 REASON_POD = "node(s) didn't match Pod's node affinity/selector"
