@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from asgiref.sync import markcoroutinefunction
+from django.http import HttpRequest
 
 
 class AsyncMiddleware:
@@ -17,3 +18,7 @@ class AsyncMiddleware:
         self.get_response = get_response
         # Tells Django the instance is a coroutine function, so it is awaited rather than run in a thread.
         markcoroutinefunction(self)
+
+    async def __call__(self, request: HttpRequest) -> Any:
+        """Answer ``request``, or pass it on to ``get_response``: each middleware says which."""
+        raise NotImplementedError

@@ -92,7 +92,7 @@ TEMPLATES = [
 
 def database(url: str) -> dict[str, Any]:
     """The Django database settings for a ``DATABASE_URL``."""
-    db = dj_database_url.parse(url, conn_max_age=0)
+    db: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0))
     if db["ENGINE"] == "django.db.backends.sqlite3":
         # IMMEDIATE transactions take the write lock up front, so concurrent writers
         # queue on the busy timeout instead of failing with "database is locked".
@@ -151,7 +151,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # The API server refuses bodies larger than this (Kubernetes allows 3 MiB per request).
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("CLUSTERVIZ_MAX_BODY_BYTES", str(3 * 1024 * 1024)))
 
-CLUSTERVIZ = {
+CLUSTERVIZ: dict[str, Any] = {
     # Watch events kept per cluster before the oldest are compacted away.
     "WATCH_LOG_RETAIN": int(os.environ.get("CLUSTERVIZ_WATCH_LOG_RETAIN", "5000")),
     # The demo cluster created by migrate.

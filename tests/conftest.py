@@ -60,6 +60,43 @@ def kubectl(kubectl_binary: str, live: LiveServer, tmp_path: Path) -> Kubectl:
     return Kubectl(kubectl_binary, live.cluster_url("demo"), tmp_path)
 
 
+class Outage:
+    """The database going away: ``outage(fragment)`` makes every SQL statement containing ``fragment``
+    fail as a lost server would ("" for all of them); ``refused`` keeps the statements it failed."""
+
+    def __init__(self) -> None:
+        # Its own patch, so that ending the outage leaves a test's other patches alone.
+        self.monkeypatch = pytest.MonkeyPatch()
+        self.refused: list[str] = []
+
+    def __call__(self, fragment: str) -> None:
+        from django.db import OperationalError
+        from django.db.backends.utils import CursorWrapper
+
+        self.monkeypatch.undo()  # one outage at a time
+        real = CursorWrapper._execute
+
+        def execute(cursor: CursorWrapper, sql: str, *args: object) -> object:
+            if fragment in sql:
+                self.refused.append(sql)
+                raise OperationalError("server closed the connection unexpectedly")
+            return real(cursor, sql, *args)
+
+        self.monkeypatch.setattr(CursorWrapper, "_execute", execute)
+
+    def end(self) -> None:
+        """The database is back."""
+        self.monkeypatch.undo()
+
+
+@pytest.fixture
+def outage() -> Iterator[Outage]:
+    """See ``Outage``; the database is back when the test ends."""
+    database = Outage()
+    yield database
+    database.end()
+
+
 @pytest.fixture
 async def sim(transactional_db):
     """The demo cluster simulated in this test's event loop, in fast-forward."""

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from clusterviz.apimachinery.quantity import Quantity, QuantityError, parse_quantity
+from clusterviz.apimachinery.unstructured import dict_or_empty
 
 __all__ = ["apply_defaults", "image_pull_policy", "qos_class"]
 
@@ -176,15 +177,15 @@ def image_pull_policy(image: Any) -> str:
 
 def qos_class(pod: dict[str, Any]) -> str:
     """The pod's QoS class from its containers' cpu and memory requests and limits (upstream's rules)."""
-    spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
+    spec = dict_or_empty(pod.get("spec"))
     requests: dict[str, Quantity] = {}
     limits: dict[str, Quantity] = {}
     guaranteed = True
     for container in _dicts(spec, "containers") + _dicts(spec, "initContainers"):
-        resources = container.get("resources") if isinstance(container.get("resources"), dict) else {}
+        resources = dict_or_empty(container.get("resources"))
         for section, totals in (("requests", requests), ("limits", limits)):
             found: set[str] = set()
-            entries = resources.get(section) if isinstance(resources.get(section), dict) else {}
+            entries = dict_or_empty(resources.get(section))
             for name, raw in entries.items():
                 if name not in ("cpu", "memory"):
                     continue

@@ -16,6 +16,10 @@ from typing import Any, Protocol
 
 from .request import ApiRequest, ApiResponse, ResourcePath
 
+# How a watch sees a stored event: (type, object, previous object) -> the event type the watcher
+# gets (ADDED, MODIFIED, DELETED), or "" when the event is not for it (its selectors).
+Classify = Callable[[str, dict[str, Any], dict[str, Any] | None], str]
+
 
 class Gate(Protocol):
     """A cluster's simulation, as the API server sees it."""
@@ -41,7 +45,7 @@ class Gate(Protocol):
         req: ApiRequest,
         rp: ResourcePath,
         start: int,
-        matches: Callable[[dict[str, Any]], bool],
+        classify: Classify,
     ) -> AsyncIterator[dict[str, Any]] | None:
         """A simulated component's watch, delivered over the bus; None for ordinary watchers."""
 

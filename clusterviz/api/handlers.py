@@ -13,6 +13,7 @@ from typing import Any
 from clusterviz.apimachinery import fields, labels
 from clusterviz.apimachinery.field import FieldError, invalid, required
 from clusterviz.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
+from clusterviz.apimachinery.unstructured import dict_or_empty
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
@@ -59,7 +60,8 @@ async def store_write(req: ApiRequest, rp: ResourcePath, verb: str, name: str, w
         raise not_found(rp, name) from None
 
 
-def key_of(rp: ResourcePath, name: str | None = None) -> kv.Key:
+def store_key(rp: ResourcePath, name: str | None = None) -> kv.Key:
+    """The store's key of the object ``rp`` names (or of ``name`` in its collection)."""
     return kv.Key(rp.resource.key, rp.namespace, name if name is not None else rp.name)
 
 
@@ -134,7 +136,7 @@ def render(req: ApiRequest, resource: Resource, items: list[dict[str, Any]], rev
 
 async def get(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     cid = await cluster_id(req.cluster)
-    obj = await _get(cid, key_of(rp))
+    obj = await _get(cid, store_key(rp))
     if obj is None:
         raise not_found(rp)
     if rp.sub == "scale":
@@ -265,8 +267,11 @@ async def _allocate(cid: int, rp: ResourcePath, obj: dict[str, Any]) -> None:
     elif spec.get("clusterIP") != "None":
         spec.setdefault("clusterIPs", [spec["clusterIP"]])
     if spec.get("type") in ("NodePort", "LoadBalancer"):
-        used_ports = {
-            p.get("nodePort") for s in services for p in (s.get("spec") or {}).get("ports") or [] if isinstance(p, dict)
+        used_ports: set[int] = {
+            p["nodePort"]
+            for s in services
+            for p in (s.get("spec") or {}).get("ports") or []
+            if isinstance(p, dict) and isinstance(p.get("nodePort"), int)
         }
         for port in spec.get("ports") or []:
             if isinstance(port, dict) and not port.get("nodePort"):
@@ -290,7 +295,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     if req.query.get("dryRun"):
         return ok(with_type(resource, obj), 201)
     try:
-        stored = await store_write(req, rp, "create", meta["name"], _create, cid, key_of(rp, meta["name"]), obj)
+        stored = await store_write(req, rp, "create", meta["name"], _create, cid, store_key(rp, meta["name"]), obj)
     except kv.KeyExists:
         raise errors.already_exists(resource.plural, resource.group, meta["name"]) from None
     return ok(with_type(resource, stored), 201)
@@ -346,9 +351,9 @@ async def _write_update(
         return old
     if new["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers") and resource.kind != "Pod":
         # The last finalizer is gone: the deletion that waited for it happens now.
-        return await store_write(req, rp, "delete", rp.name, _delete, cid, key_of(rp), _rv(old))
+        return await store_write(req, rp, "delete", rp.name, _delete, cid, store_key(rp), _rv(old))
     verb = "update" if req.method == "PUT" else "patch"
-    return await store_write(req, rp, verb, rp.name, _update, cid, key_of(rp), new, _rv(old))
+    return await store_write(req, rp, verb, rp.name, _update, cid, store_key(rp), new, _rv(old))
 
 
 async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
@@ -359,7 +364,7 @@ async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         return await _update_scale(req, rp, cid, lambda scale: check_type(resource, body, "Scale"), body)
     obj = check_type(resource, copy.deepcopy(body))
     precondition = _precondition_rv(obj, rp)
-    old = await _get(cid, key_of(rp))
+    old = await _get(cid, store_key(rp))
     if old is None:
         raise not_found(rp)
     try:
@@ -418,7 +423,7 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: apply_patch(kind, scale, body), None)
     for _ in range(PATCH_RETRIES):
-        old = await _get(cid, key_of(rp))
+        old = await _get(cid, store_key(rp))
         if old is None:
             if kind == "apply" and not rp.sub:
                 obj = check_type(resource, copy.deepcopy(body))
@@ -462,7 +467,7 @@ async def _update_scale(
     """PUT or PATCH on /scale: change spec.replicas of the workload, reply with a Scale."""
     resource = rp.resource
     for _ in range(PATCH_RETRIES):
-        old = await _get(cid, key_of(rp))
+        old = await _get(cid, store_key(rp))
         if old is None:
             raise not_found(rp)
         scale = strategy.scale_of(resource, old, selector_string(old))
@@ -493,7 +498,7 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         raise errors.invalid("Binding", "", rp.name, [required("target.name")])
     cid = await cluster_id(req.cluster)
     for _ in range(PATCH_RETRIES):
-        old = await _get(cid, key_of(rp))
+        old = await _get(cid, store_key(rp))
         if old is None:
             raise not_found(rp)
         if (old.get("metadata") or {}).get("deletionTimestamp"):
@@ -510,7 +515,7 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         if req.query.get("dryRun"):
             break
         try:
-            await store_write(req, rp, "bind", rp.name, _update, cid, key_of(rp), new, _rv(old))
+            await store_write(req, rp, "bind", rp.name, _update, cid, store_key(rp), new, _rv(old))
         except kv.RevisionConflict:
             continue
         break
@@ -524,10 +529,10 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         options = req.payload
     elif req.body.strip():
         options = codec.decode_object(req.body, req.content_type or "application/json")
-    preconditions = options.get("preconditions") if isinstance(options.get("preconditions"), dict) else {}
+    preconditions = dict_or_empty(options.get("preconditions"))
     cid = await cluster_id(req.cluster)
     for _ in range(PATCH_RETRIES):
-        old = await _get(cid, key_of(rp))
+        old = await _get(cid, store_key(rp))
         if old is None:
             raise not_found(rp)
         if req.query.get("dryRun") or options.get("dryRun"):
@@ -551,7 +556,7 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             raise errors.bad_request("invalid precondition resourceVersion") from None
     uid = preconditions.get("uid") or None
     try:
-        deleted = await store_write(req, rp, "delete", rp.name, _delete, cid, key_of(rp), expected_rv, uid)
+        deleted = await store_write(req, rp, "delete", rp.name, _delete, cid, store_key(rp), expected_rv, uid)
     except kv.KeyNotFound:
         raise not_found(rp) from None
     except kv.RevisionConflict:
@@ -596,7 +601,7 @@ async def _mark_deleting(req: ApiRequest, rp: ResourcePath, cid: int, old: dict[
 
         new_meta["deletionTimestamp"] = clock.rfc3339(moment + timedelta(seconds=grace))
     new_meta["deletionGracePeriodSeconds"] = grace
-    return await store_write(req, rp, "delete", rp.name, _update, cid, key_of(rp), new, _rv(old))
+    return await store_write(req, rp, "delete", rp.name, _update, cid, store_key(rp), new, _rv(old))
 
 
 async def _delete_namespace_contents(req: ApiRequest, cid: int, namespace: str) -> None:

@@ -3,7 +3,7 @@
 An informer lists once, then watches from the list's resourceVersion,
 keeping a local cache and calling handlers on changes. Handlers should only
 enqueue keys; workers take keys from a ``WorkQueue`` and reconcile from the
-cache. Waiting is done through a ``Waiter`` (the simulation engine), so a
+cache. Waiting is done through a ``component.Waiter`` (the simulation engine), so a
 component that waits is idle in the simulation's eyes.
 """
 
@@ -13,20 +13,13 @@ import asyncio
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from . import errors
 from .client import Client
+from .component import Waiter
 
 Obj = dict[str, Any]
-
-
-class Waiter(Protocol):
-    """What components wait through (the engine): a future resolved by ``wake``."""
-
-    async def wait_for(self, future: asyncio.Future[Any]) -> Any: ...
-
-    def wake(self, future: asyncio.Future[Any], value: Any = None) -> None: ...
 
 
 def key_of(obj: Obj) -> str:
@@ -43,6 +36,9 @@ class Handler:
     on_add: Callable[[Obj], None] | None = None
     on_update: Callable[[Obj, Obj], None] | None = None
     on_delete: Callable[[Obj], None] | None = None
+    # After every list (the first, and each relist), whether or not anything changed: for a view
+    # that redraws from the cache, such as a page that must show its snapshot on (re)connect.
+    on_sync: Callable[[], None] | None = None
 
 
 class Informer:
@@ -99,6 +95,9 @@ class Informer:
                 self._add(obj)
         self.resource_version = listed.get("metadata", {}).get("resourceVersion", "")
         self.synced = True
+        for h in self.handlers:
+            if h.on_sync:
+                h.on_sync()
 
     async def run(self) -> None:
         """List, then watch for ever; relist when the watch expires, retry while the store is down."""

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import errors, resources
+
+if TYPE_CHECKING:
+    from .gate import Gate  # gate.py names requests in its protocol
 
 
 @dataclass
@@ -25,8 +28,8 @@ class ApiRequest:
     host: str = "127.0.0.1"
     # Already-decoded body from in-process callers (skips JSON encoding).
     payload: Any = None
-    # The cluster's simulation, when one runs it in this process (see gate.py).
-    gate: Any = None
+    # The cluster's simulation, when one runs it in this process (see api/gate.py).
+    gate: Gate | None = None
     # False for set-up writes (a new cluster's namespaces and nodes), which are not part of any lesson.
     simulated: bool = True
     # Scratch space the gate keeps per request (the hop numbers of this write).

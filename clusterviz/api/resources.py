@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 ALL_VERBS = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
-READ_VERBS = ("get", "list", "watch")
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ browser and the simulated components.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from clusterviz.store import kv
 
@@ -85,7 +86,7 @@ async def _route(req: ApiRequest) -> ApiResponse:
 
 
 def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:
-    body = None
+    body: dict[str, Any] | None = None
     if not parts:
         body = {"paths": ROOT_PATHS}
     elif parts == ["version"]:

@@ -13,6 +13,8 @@ import secrets
 import uuid
 from typing import Any
 
+from clusterviz.apimachinery.unstructured import dict_or_empty
+
 from . import clock
 from .resources import Resource
 
@@ -33,9 +35,9 @@ def qos_class(pod: dict[str, Any]) -> str:
     any_set = False
     guaranteed = bool(containers)
     for c in containers:
-        res = c.get("resources") if isinstance(c.get("resources"), dict) else {}
-        requests = res.get("requests") if isinstance(res.get("requests"), dict) else {}
-        limits = res.get("limits") if isinstance(res.get("limits"), dict) else {}
+        res = dict_or_empty(c.get("resources"))
+        requests = dict_or_empty(res.get("requests"))
+        limits = dict_or_empty(res.get("limits"))
         if requests or limits:
             any_set = True
         for name in ("cpu", "memory"):

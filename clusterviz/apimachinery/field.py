@@ -6,8 +6,9 @@ The API server turns a list of these into a 422 Invalid Status whose
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 # Reason codes used in Status causes, and the words kubectl shows for each.
@@ -46,7 +47,7 @@ class FieldError:
     reason: str
     field: str
     detail: str = ""
-    value: Any = field(default=_NO_VALUE, compare=False)
+    value: Any = dataclasses.field(default=_NO_VALUE, compare=False)
 
     @property
     def message(self) -> str:
@@ -90,10 +91,6 @@ def duplicate(path: str, value: Any) -> FieldError:
 
 def forbidden(path: str, detail: str) -> FieldError:
     return FieldError("FieldValueForbidden", path, detail)
-
-
-def too_long(path: str, value: Any, limit: int) -> FieldError:
-    return FieldError("FieldValueTooLong", path, f"must have at most {limit} bytes", value)
 
 
 def not_found(path: str, value: Any) -> FieldError:

@@ -125,7 +125,7 @@ class ClusterAccessMiddleware(AsyncMiddleware):
                     return page_refusal(
                         request, f'User "{identity.username}" may not {wanted} cluster "{cluster}".', 403
                     )
-                query = {k: v for k, v in request.GET.items()}
+                query = request.GET.dict()
                 message = forbidden_message(identity, *describe_request(request.method or "GET", rest, query))
                 return status(403, "Forbidden", message)
         if wanted == WRITE:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from asgiref.sync import sync_to_async
+from django.contrib.auth.models import User
 
 from clusterviz.api.bootstrap import create_cluster
 from clusterviz.lessons import BY_SLUG, Lesson, runner
@@ -28,7 +29,7 @@ async def _new_cluster(prefix: str) -> Cluster:
             return await Cluster.objects.aget(name=name)
 
 
-async def create_classroom(slug: str, title: str, teacher: object, preset: str, public: bool = False) -> Classroom:
+async def create_classroom(slug: str, title: str, teacher: User, preset: str, public: bool = False) -> Classroom:
     """A class with a fresh demo cluster of the teacher's, loaded with ``preset``."""
     lesson = lesson_of(preset)
     demo = await _new_cluster(slug)

@@ -123,7 +123,11 @@ async def join(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("no such class")
     current = sandbox_id_from_cookie(request.COOKIES.get(SANDBOX_COOKIE))
     if current is not None:
-        mine = await Sandbox.objects.select_related("cluster").filter(pk=current, classroom=found).afirst()
+        mine = (
+            await Sandbox.objects.select_related("cluster").filter(pk=current, classroom=found).afirst()
+            if current is not None
+            else None
+        )
         if mine is not None:
             return HttpResponseRedirect(reverse("cluster", args=[mine.cluster.name]))
     error = ""
@@ -169,7 +173,11 @@ async def kubeconfig(request: HttpRequest, slug: str) -> HttpResponse:
         token = await sync_to_async(AccessToken.issue)(user=teacher)
     else:
         current = sandbox_id_from_cookie(request.COOKIES.get(SANDBOX_COOKIE))
-        mine = await Sandbox.objects.select_related("cluster").filter(pk=current, classroom=found).afirst()
+        mine = (
+            await Sandbox.objects.select_related("cluster").filter(pk=current, classroom=found).afirst()
+            if current is not None
+            else None
+        )
         if mine is None:
             return HttpResponseRedirect(reverse("join", args=[found.slug]))
         cluster, user = mine.cluster.name, f"student-{mine.pk}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from clusterviz.api import errors
+from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
 
@@ -236,7 +236,7 @@ class DeploymentController:
         d.update(stored)
 
     async def _check_paused_conditions(self, d: Obj) -> None:
-        condition = ds.paused_condition(d, self.cm.clock.rfc3339())
+        condition = ds.paused_condition(d, clock.rfc3339())
         if condition is not None:
             ds.set_condition(d.setdefault("status", {}), condition)
             await self._write_status(d)
@@ -280,7 +280,7 @@ class DeploymentController:
                 message = f'Found new replica set "{meta(rs_copy).get("name")}"'
                 ds.set_condition(
                     d.setdefault("status", {}),
-                    ds.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", ds.FOUND_NEW_RS_REASON, message),
+                    ds.new_condition(clock.rfc3339(), "Progressing", "True", ds.FOUND_NEW_RS_REASON, message),
                 )
                 needs_update = True
             if needs_update:
@@ -328,7 +328,7 @@ class DeploymentController:
                     ds.set_condition(
                         d.setdefault("status", {}),
                         ds.new_condition(
-                            self.cm.clock.rfc3339(), "Progressing", "False", ds.FAILED_RS_CREATE_REASON, message
+                            clock.rfc3339(), "Progressing", "False", ds.FAILED_RS_CREATE_REASON, message
                         ),
                     )
                     try:
@@ -362,7 +362,7 @@ class DeploymentController:
             message = f'Created new replica set "{meta(created).get("name")}"'
             ds.set_condition(
                 d.setdefault("status", {}),
-                ds.new_condition(self.cm.clock.rfc3339(), "Progressing", "True", ds.NEW_RS_REASON, message),
+                ds.new_condition(clock.rfc3339(), "Progressing", "True", ds.NEW_RS_REASON, message),
             )
             needs_update = True
         if needs_update:
@@ -399,7 +399,7 @@ class DeploymentController:
     async def _sync_deployment_status(self, old_rss: list[Obj], new_rs: Obj | None, d: Obj) -> None:
         """syncDeploymentStatus: counts and Available, no Progressing update."""
         all_rss = [*old_rss, *([new_rs] if new_rs else [])]
-        new_status = ds.calculate_status(all_rss, new_rs, d, self.cm.clock.rfc3339())
+        new_status = ds.calculate_status(all_rss, new_rs, d, clock.rfc3339())
         if new_status != status(d):
             d["status"] = new_status
             await self._write_status(d)
@@ -423,7 +423,7 @@ class DeploymentController:
 
     async def sync_rollout_status(self, old_rss: list[Obj], new_rs: Obj | None, d: Obj) -> None:
         """syncRolloutStatus: write the status (with Progressing) when it changed."""
-        new_status = ds.rollout_status([*old_rss, *([new_rs] if new_rs else [])], new_rs, d, self.cm.clock.rfc3339())
+        new_status = ds.rollout_status([*old_rss, *([new_rs] if new_rs else [])], new_rs, d, clock.rfc3339())
         if new_status != status(d):
             d["status"] = new_status
             await self._write_status(d)

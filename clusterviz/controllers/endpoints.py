@@ -88,10 +88,10 @@ def repack(entries: list[tuple[dict[str, Any], bool, dict[str, Any] | None]]) ->
     subsets = []
     for readiness_key, port_keys in groups.items():
         subset: dict[str, Any] = {}
-        ready = [addresses[a] for a, ok in readiness_key if ok]
+        ready_addresses = [addresses[a] for a, ok in readiness_key if ok]
         not_ready = [addresses[a] for a, ok in readiness_key if not ok]
-        if ready:
-            subset["addresses"] = ready
+        if ready_addresses:
+            subset["addresses"] = ready_addresses
         if not_ready:
             subset["notReadyAddresses"] = not_ready
         subset_ports = [

@@ -38,13 +38,13 @@ class GarbageCollector:
             informer = cm.informers[plural]
             self.uids.append(Index(informer, by_uid))
             self.dependents[plural] = Index(informer, by_owner_uids)
-            informer.add_handler(
-                Handler(
-                    lambda obj, p=plural: self._changed(p, obj),
-                    lambda old, new, p=plural: self._changed(p, new),
-                    self._owner_gone,
-                )
-            )
+            informer.add_handler(self._handler(plural))
+
+    def _handler(self, plural: str) -> Handler:
+        """The handlers of ``plural``'s informer: changed objects are checked, a gone owner's dependents too."""
+        return Handler(
+            lambda obj: self._changed(plural, obj), lambda _old, new: self._changed(plural, new), self._owner_gone
+        )
 
     def start(self) -> None:
         """Start the worker loop."""
@@ -71,7 +71,8 @@ class GarbageCollector:
         if obj is None:
             return
         namespace = meta(obj).get("namespace", "")
-        solid, dangling = [], []
+        solid: list[dict[str, Any]] = []
+        dangling: list[dict[str, Any]] = []
         for ref in owner_refs(obj):
             (dangling if await self._dangling(ref, namespace) else solid).append(ref)
         if not dangling:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer, key_of
-from clusterviz.sim.context import Context
 
 from .deployment import DeploymentController
 from .endpoints import EndpointsController
@@ -23,7 +23,6 @@ from .taint_eviction import TaintEvictionController
 from .util import (
     Index,
     Obj,
-    SimClock,
     by_controller_uid,
     by_namespace,
     by_namespace_if_orphan,
@@ -56,7 +55,6 @@ class ControllerManager:
         self.ctx = ctx
         self.engine = ctx.engine
         self.client = ctx.client(COMPONENT)
-        self.clock = SimClock(ctx.engine)
         self.informers = {plural: Informer(self.client, plural, namespace) for plural, namespace in INFORMERS}
         pods, replica_sets = self.informers["pods"], self.informers["replicasets"]
         # Indexes first: handlers run in order, so controllers' handlers see them up to date.

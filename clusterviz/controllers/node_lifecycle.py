@@ -17,7 +17,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from clusterviz.api import errors
+from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler
 
 from .util import Obj, Worker, is_conflict, labels_of, meta, pod_condition, spec, status
@@ -205,7 +205,7 @@ class NodeLifecycleController:
         self.health[name] = health
         if now <= health.probe + grace:
             return observed, current
-        stamp = self.cm.clock.rfc3339()
+        stamp = clock.rfc3339()
         if not isinstance(node.get("status"), dict):
             node["status"] = {}
         if not isinstance(node["status"].get("conditions"), list):
@@ -252,7 +252,7 @@ class NodeLifecycleController:
             body = copy.deepcopy(pod)
             for item in status(body).get("conditions") or []:
                 if item.get("type") == "Ready":
-                    item.update(status="False", lastTransitionTime=self.cm.clock.rfc3339())
+                    item.update(status="False", lastTransitionTime=clock.rfc3339())
             try:
                 updated = await self.client.update(body, sub="status")
             except errors.StatusError as exc:
@@ -348,7 +348,7 @@ class NodeLifecycleController:
             kept = [t for t in taints if (t.get("key"), t.get("effect")) not in remove]
             for key, effect in add:
                 if not any((t.get("key"), t.get("effect")) == (key, effect) for t in kept):
-                    kept.append({"key": key, "effect": effect, "timeAdded": self.cm.clock.rfc3339()})
+                    kept.append({"key": key, "effect": effect, "timeAdded": clock.rfc3339()})
             if kept == taints:
                 return True
             node_spec = node.setdefault("spec", {})

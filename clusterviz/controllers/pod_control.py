@@ -11,8 +11,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from clusterviz.api.component import Engine
 from clusterviz.api.informer import key_of
-from clusterviz.sim.engine import Engine
 
 from .util import (
     Obj,

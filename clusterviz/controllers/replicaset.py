@@ -20,7 +20,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from clusterviz.api import errors
+from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
 
@@ -372,7 +372,7 @@ class ReplicaSetController:
                 {
                     "type": "ReplicaFailure",
                     "status": "True",
-                    "lastTransitionTime": self.cm.clock.rfc3339(),
+                    "lastTransitionTime": clock.rfc3339(),
                     "reason": reason,
                     "message": manage_error.message,
                 }

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from clusterviz.api import errors
+from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 
 from .node_lifecycle import NOT_READY_TAINT, UNREACHABLE_TAINT
@@ -213,7 +213,7 @@ class TaintEvictionController:
             condition = {
                 "type": "DisruptionTarget",
                 "status": "True",
-                "lastTransitionTime": self.cm.clock.rfc3339(),
+                "lastTransitionTime": clock.rfc3339(),
                 "reason": "DeletionByTaintManager",
                 "message": "Taint manager: deleting due to NoExecute taint",
             }

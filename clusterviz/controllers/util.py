@@ -9,34 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable
-from datetime import UTC, datetime, timedelta
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from clusterviz.api import errors
+from clusterviz.api.component import Engine
 from clusterviz.api.informer import Handler, Informer, WorkQueue, key_of
 from clusterviz.apimachinery import labels
-from clusterviz.sim.engine import Engine
 
 log = logging.getLogger(__name__)
 
 Obj = dict[str, Any]
-
-
-class SimClock:
-    """Timestamps that follow simulated time: the wall second the controllers started at, plus simulated seconds.
-
-    Conditions and taints written with it line up with the kubelets' heartbeats
-    in fast-forward, where wall time hardly moves.
-    """
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.anchor = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=engine.now)
-
-    def rfc3339(self) -> str:
-        """Now, as ``metav1.Time`` is written (``2025-01-01T10:00:00Z``)."""
-        return (self.anchor + timedelta(seconds=self.engine.now)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def meta(obj: Obj) -> dict[str, Any]:
@@ -345,7 +328,9 @@ class Worker:
         self.add_after(key, self.BASE_DELAY * 2**failures)
 
 
-async def run_parallel(engine: Engine, name: str, jobs: list[Callable[[], Awaitable[None]]]) -> list[Exception | None]:
+async def run_parallel(
+    engine: Engine, name: str, jobs: Sequence[Callable[[], Awaitable[None]]]
+) -> list[Exception | None]:
     """Run ``jobs`` side by side as engine work and wait for all; each job's exception (or None), in order.
 
     Side by side matters for the lesson: the hops of several Pod creations

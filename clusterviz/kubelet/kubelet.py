@@ -18,12 +18,12 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from clusterviz.api import errors
+from clusterviz.api import clock, errors
+from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer
-from clusterviz.sim.context import Context
 
 from .runtime import Container, ContainerRuntime, Sandbox
-from .status import SimClock, is_ready, needs_status, ready_node_status
+from .status import is_ready, needs_status, ready_node_status
 from .worker import TERMINAL_PHASES, PodWorker
 
 LEASE_NAMESPACE = "kube-node-lease"
@@ -43,7 +43,7 @@ class Kubelet:
     """The node agent of ``node_name``, from one start to the next stop."""
 
     def __init__(
-        self, ctx: Context, node_name: str, runtime: ContainerRuntime, node: NodeLookup, clock: SimClock
+        self, ctx: Context, node_name: str, runtime: ContainerRuntime, node: NodeLookup
     ) -> None:
         self.ctx = ctx
         self.engine = ctx.engine
@@ -53,7 +53,6 @@ class Kubelet:
         self.recorder = ctx.recorder("kubelet", node_name)
         self.runtime = runtime
         self.node = node
-        self.clock = clock
         self.pods = Informer(self.client, "pods", field_selector=f"spec.nodeName={node_name}")
         self.pods.add_handler(Handler(self._on_pod, self._on_pod_update, self._on_pod_delete))
         self.workers: dict[str, PodWorker] = {}
@@ -125,13 +124,13 @@ class Kubelet:
             running = (cs.get("state") or {}).get("running")
             if not cs.get("containerID") or running is None:
                 continue
-            started = self.clock.seconds(str(running.get("startedAt", "")))
+            started = clock.parse(str(running.get("startedAt", "")))
             sandbox.containers[cs["name"]] = Container(
                 cs["name"],
                 cs.get("image", ""),
                 cs.get("imageID", ""),
                 cs["containerID"],
-                self.engine.now if started is None else started,
+                clock.now_precise() if started is None else started,
             )
         self.runtime.adopt(sandbox)
 
@@ -182,7 +181,7 @@ class Kubelet:
         if needs_status(node):
             was_ready = is_ready(node)
             updated = await self._patch_node_status(
-                ready_node_status(node, self.clock.rfc3339(), self.runtime.image_list())
+                ready_node_status(node, clock.rfc3339(), self.runtime.image_list())
             )
             if updated is not None and not was_ready:
                 await self.recorder.event(
@@ -200,7 +199,7 @@ class Kubelet:
         spec = {
             "holderIdentity": self.node_name,
             "leaseDurationSeconds": LEASE_DURATION_SECONDS,
-            "renewTime": self.clock.micro(),
+            "renewTime": clock.rfc3339_micro(),
         }
         try:
             lease = await self.client.get_or_none("leases", self.node_name, LEASE_NAMESPACE)

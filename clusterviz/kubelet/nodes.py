@@ -16,12 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from clusterviz.api import errors
+from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer, WorkQueue, key_of
-from clusterviz.sim.context import Context
 
 from .kubelet import Kubelet
 from .runtime import ContainerRuntime
-from .status import SimClock
 
 ANNOTATION = "clusterviz.io/kubelet"
 STOPPED = "stopped"
@@ -45,7 +44,6 @@ class NodeManager:
         self.queue = WorkQueue(ctx.engine)
         self.kubelets: dict[str, Kubelet] = {}
         self.runtimes: dict[str, ContainerRuntime] = {}
-        self.clock = SimClock(ctx.engine)
         self._ipam = ctx.client(IPAM_COMPONENT)
         enqueue = self._enqueue
         self.informer.add_handler(Handler(enqueue, lambda _old, new: enqueue(new), enqueue))
@@ -78,7 +76,7 @@ class NodeManager:
         cidr = (node.get("spec") or {}).get("podCIDR")
         runtime.ipam.configure(cidr)
         if kubelet is None:
-            kubelet = Kubelet(self.ctx, name, runtime, lambda: self.informer.get(name), self.clock)
+            kubelet = Kubelet(self.ctx, name, runtime, lambda: self.informer.get(name))
             self.kubelets[name] = kubelet
             kubelet.start()
         else:

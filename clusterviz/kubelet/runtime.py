@@ -14,9 +14,11 @@ import asyncio
 import ipaddress
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from clusterviz.sim.context import Context
+from clusterviz.api import clock
+from clusterviz.api.component import Context
 
 from . import images
 
@@ -78,13 +80,13 @@ class Image:
 
 @dataclass
 class Container:
-    """A container of a sandbox; ``started_at`` is simulated seconds, None until it runs."""
+    """A container of a sandbox; ``started_at`` is on the cluster's clock, None until it runs."""
 
     name: str
     image: str
     image_id: str
     container_id: str
-    started_at: float | None = None
+    started_at: datetime | None = None
 
 
 @dataclass
@@ -286,7 +288,7 @@ class ContainerRuntime:
             self.ctx.settings.container_start_seconds, what=f'container "{container.name}" on {self.node} starts'
         )
         if container.started_at is None:
-            container.started_at = self.engine.now
+            container.started_at = clock.now_precise()
 
     async def stop_container(self, pod: dict[str, Any], sandbox: Sandbox, container: Container) -> None:
         """Stop a container (SIGTERM, and it exits) and remove it."""

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import datetime, timedelta
 from typing import Any
 
 from clusterviz.api import clock
-from clusterviz.sim.engine import Engine
 
 from .runtime import Sandbox
 
@@ -27,30 +25,6 @@ PRESSURE_CONDITIONS = (
 READY_REASON, READY_MESSAGE = "KubeletReady", "kubelet is posting ready status"
 CONTAINER_CREATING = "ContainerCreating"
 _BOOTSTRAP_CIDR = re.compile(r"^10\.244\.(\d+)\.0/24$")
-
-
-class SimClock:
-    """Timestamps of simulated moments, on the cluster's clock (the engine's epoch plus simulated seconds)."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    def at(self, seconds: float | None = None) -> datetime:
-        """The moment ``seconds`` of simulated time (default: now)."""
-        return self.engine.wall() if seconds is None else self.engine.epoch + timedelta(seconds=seconds)
-
-    def rfc3339(self, seconds: float | None = None) -> str:
-        """``2025-01-01T10:00:00Z``, as Kubernetes writes ``metav1.Time``."""
-        return clock.rfc3339(self.at(seconds).replace(microsecond=0))
-
-    def micro(self, seconds: float | None = None) -> str:
-        """``2025-01-01T10:00:00.123456Z``, as Kubernetes writes ``metav1.MicroTime`` (Lease renewTime)."""
-        return clock.rfc3339_micro(self.at(seconds))
-
-    def seconds(self, text: str) -> float | None:
-        """The simulated second a timestamp of this cluster stands for."""
-        moment = clock.parse(text)
-        return None if moment is None else (moment - self.engine.epoch).total_seconds()
 
 
 def go_duration(seconds: float) -> str:
@@ -82,7 +56,7 @@ def condition(
         "type": type_,
         "status": status,
         "lastProbeTime": None,
-        "lastTransitionTime": now if moved else before["lastTransitionTime"],
+        "lastTransitionTime": now if moved or before is None else before["lastTransitionTime"],
     }
     if reason:
         out["reason"] = reason
@@ -92,7 +66,7 @@ def condition(
 
 
 def _container_status(
-    spec: dict[str, Any], sandbox: Sandbox | None, clock: SimClock, waiting: tuple[str, str]
+    spec: dict[str, Any], sandbox: Sandbox | None, waiting: tuple[str, str]
 ) -> dict[str, Any]:
     running = sandbox.containers.get(spec.get("name", "")) if sandbox is not None else None
     if running is not None and running.started_at is not None:
@@ -126,7 +100,6 @@ def _container_status(
 def pod_status(
     pod: dict[str, Any],
     host_ip: str,
-    clock: SimClock,
     sandbox: Sandbox | None,
     waiting: dict[str, tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
@@ -139,7 +112,7 @@ def pod_status(
     now = clock.rfc3339()
     specs = (pod.get("spec") or {}).get("containers") or []
     statuses = [
-        _container_status(c, sandbox, clock, (waiting or {}).get(c.get("name", ""), (CONTAINER_CREATING, "")))
+        _container_status(c, sandbox, (waiting or {}).get(c.get("name", ""), (CONTAINER_CREATING, "")))
         for c in specs
     ]
     unready = [s["name"] for s in statuses if not s["ready"]]
@@ -171,7 +144,7 @@ def pod_status(
     return status
 
 
-def rejected_status(pod: dict[str, Any], reason: str, message: str, clock: SimClock) -> dict[str, Any]:
+def rejected_status(pod: dict[str, Any], reason: str, message: str) -> dict[str, Any]:
     """The status of a Pod the kubelet did not admit."""
     return {
         "phase": "Failed",
@@ -184,7 +157,7 @@ def rejected_status(pod: dict[str, Any], reason: str, message: str, clock: SimCl
 def is_running_and_ready(pod: dict[str, Any], sandbox: Sandbox) -> bool:
     """Does the Pod's stored status already say what its running sandbox says?"""
     status = pod.get("status") or {}
-    ready = next((c for c in status.get("conditions") or [] if c.get("type") == "Ready"), {})
+    ready: dict[str, Any] = next((c for c in status.get("conditions") or [] if c.get("type") == "Ready"), {})
     return status.get("phase") == "Running" and ready.get("status") == "True" and status.get("podIP") == sandbox.ip
 
 

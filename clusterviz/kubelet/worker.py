@@ -111,7 +111,7 @@ class PodWorker:
             verdict = admit(self.pod, node, self.kubelet.admitted_pods())
             if not verdict.admitted:
                 await self.kubelet.recorder.event(self.pod, "Warning", verdict.reason, verdict.message)
-                await self._post(rejected_status(self.pod, verdict.reason, verdict.message, self.kubelet.clock))
+                await self._post(rejected_status(self.pod, verdict.reason, verdict.message))
                 return True
             self.admitted = True
         await self._run_pod()
@@ -132,7 +132,7 @@ class PodWorker:
 
     def _status(self, sandbox: Sandbox | None, waiting: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
         node = self.kubelet.node() or {}
-        return pod_status(self.pod, internal_ip(node), self.kubelet.clock, sandbox, waiting)
+        return pod_status(self.pod, internal_ip(node), sandbox, waiting)
 
     async def _run_pod(self) -> None:
         """Bring the Pod to Running, step by step, then keep its reported status true."""

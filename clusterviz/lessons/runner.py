@@ -20,10 +20,10 @@ from django.utils import translation
 from clusterviz.api import codec, errors, resources
 from clusterviz.api.bootstrap import node_object
 from clusterviz.api.client import Client, resource_for
+from clusterviz.api.component import SimSettings
 from clusterviz.kubelet import images
 from clusterviz.sim import registry
-from clusterviz.sim.context import SimSettings
-from clusterviz.sim.resources import TIMINGS
+from clusterviz.sim.api_group import TIMINGS
 from clusterviz.web.actions import InputError, node_patch
 
 from .script import DEFAULT_NODES, Action, Lesson, NodeSpec

@@ -118,7 +118,7 @@ class Lesson:
     nodes: tuple[NodeSpec, ...] = DEFAULT_NODES
     # Objects in place before the lesson starts (Pods pinned with nodeName that load a node, hold a port or a disk).
     fillers: tuple[Mapping[str, Any], ...] = ()
-    # simulations/default spec fields for this lesson (see TIMINGS in clusterviz/sim/resources.py); the rest default.
+    # simulations/default spec fields for this lesson (see TIMINGS in clusterviz/sim/api_group.py); the rest default.
     timings: Mapping[str, float] = field(default_factory=dict)
     # "Kind/name" of the object whose story the presenter follows; empty: the manifest's first object.
     follow: str = ""

@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from clusterviz.api import clock, errors
+from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer
 
 from . import framework
@@ -67,7 +68,7 @@ def decision_object(record: DecisionRecord) -> dict[str, Any]:
 class Scheduler:
     """The default scheduler of one simulated cluster."""
 
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.engine = ctx.engine
         self.client = ctx.client(COMPONENT)

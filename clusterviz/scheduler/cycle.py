@@ -442,7 +442,7 @@ def _score(
             state.skip_score_plugins.add(plugin.name)
         elif not status.is_success:
             return (), np.zeros(0, np.int64), status.message
-    out = []
+    out: list[tuple[Any, int, np.ndarray | None, np.ndarray | None, bool]] = []
     totals = np.zeros(len(rows), np.int64)
     for plugin in profile.at(SCORE):
         weight = profile.weight(plugin.name)

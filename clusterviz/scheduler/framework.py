@@ -352,11 +352,7 @@ NODE_ADD = ClusterEvent(EventResource.NODE, ActionType.ADD, "NodeAdd")
 NODE_DELETE = ClusterEvent(EventResource.NODE, ActionType.DELETE, "NodeDelete")
 ASSIGNED_POD_ADD = ClusterEvent(EventResource.ASSIGNED_POD, ActionType.ADD, "AssignedPodAdd")
 ASSIGNED_POD_DELETE = ClusterEvent(EventResource.ASSIGNED_POD, ActionType.DELETE, "AssignedPodDelete")
-UNSCHEDULED_POD_ADD = ClusterEvent(EventResource.UNSCHEDULED_POD, ActionType.ADD, "UnscheduledPodAdd")
-UNSCHEDULED_POD_DELETE = ClusterEvent(EventResource.UNSCHEDULED_POD, ActionType.DELETE, "UnscheduledPodDelete")
-UNSCHEDULABLE_TIMEOUT = ClusterEvent(EventResource.WILDCARD, ActionType.ALL, "UnschedulableTimeout")
 FORCE_ACTIVATE = ClusterEvent(EventResource.WILDCARD, ActionType.ALL, "ForceActivate")
-PVC_ADD = ClusterEvent(EventResource.PERSISTENT_VOLUME_CLAIM, ActionType.ADD, "PersistentVolumeClaimAdd")
 
 
 class QueueingHint(enum.Enum):
@@ -414,7 +410,7 @@ def node_update_events(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[C
         actions.append(ActionType.UPDATE_NODE_CONDITION)
     if _changed(old, new, "metadata", "annotations"):
         actions.append(ActionType.UPDATE_NODE_ANNOTATION)
-    return [ClusterEvent(EventResource.NODE, a, f"Node{a.name.title().replace('_', '')}") for a in actions]
+    return [ClusterEvent(EventResource.NODE, a, f"Node{(a.name or '').title().replace('_', '')}") for a in actions]
 
 
 def pod_update_events(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[ClusterEvent]:
@@ -434,7 +430,7 @@ def pod_update_events(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Cl
         actions.append(ActionType.UPDATE_POD_SCHEDULING_GATES_ELIMINATED)
     if not actions:
         actions.append(ActionType.UPDATE_POD_OTHER)
-    return [ClusterEvent(resource, a, f"{resource.value}{a.name.title().replace('_', '')}") for a in actions]
+    return [ClusterEvent(resource, a, f"{resource.value}{(a.name or '').title().replace('_', '')}") for a in actions]
 
 
 def _requests_went_down(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
@@ -547,7 +543,8 @@ class BasePlugin:
     """Shared plumbing for the plugin classes: display names and no events by default."""
 
     name: ClassVar[str] = ""
-    legacy_names: ClassVar[Mapping[str, str]] = {}
+    # Not a ClassVar: a plugin whose legacy name depends on its arguments sets its own.
+    legacy_names: Mapping[str, str] = {}
     explanation: ClassVar[Mapping[str, str]] = {}
 
     def legacy_name(self, point: str) -> str:

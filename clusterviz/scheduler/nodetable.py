@@ -93,9 +93,9 @@ class NodeTable:
             self._pod_columns if pod is None else [(POD_GROUP, pod.group), *((SCORE_TERM, t) for t in pod.score_terms)]
         )
         for kind, name in keys:
-            col = self._pod_columns.get((kind, name))
-            if col is not None:
-                col[row] = _resource_value(info, kind, name)
+            pod_col = self._pod_columns.get((kind, name))
+            if pod_col is not None:
+                pod_col[row] = _resource_value(info, kind, name)
 
     def node_changed(self, node_name: str) -> None:
         """A node's object changed (labels, taints, allocatable, images): refresh its row, drop derived columns."""

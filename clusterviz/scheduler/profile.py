@@ -112,10 +112,6 @@ class SchedulerConfiguration:
         """The first profile (the one clusterviz's scheduler uses)."""
         return self.profiles[0]
 
-    def profile_for(self, scheduler_name: str) -> Profile | None:
-        """The profile serving ``spec.schedulerName``, or None."""
-        return next((p for p in self.profiles if p.scheduler_name == scheduler_name), None)
-
 
 def default_profile(percentage_of_nodes_to_score: int | None = CLASSROOM_PERCENTAGE_OF_NODES_TO_SCORE) -> Profile:
     """The v1.35 default profile; clusterviz's classroom default scores every node (100 %)."""

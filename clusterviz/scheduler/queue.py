@@ -359,22 +359,6 @@ class SchedulingQueue:
                     moved.append(key)
         return moved
 
-    def flush_unschedulable_timeout(self, now: float) -> list[str]:
-        """Move Pods parked longer than 5 minutes now, as the wildcard timeout event does."""
-        stale = [k for k, p in self._unschedulable.items() if now - p.timestamp > self.max_in_unschedulable]
-        for key in stale:
-            self._requeue(self._unschedulable.pop(key), _AFTER_BACKOFF, now)
-        return stale
-
-    def activate(self, key: str, now: float) -> bool:
-        """Force a parked or backing-off Pod into activeQ (as after a finished preemption)."""
-        self._advance(now)
-        for store in (self._unschedulable, self._backoff, self._error_backoff):
-            if key in store:
-                self._to_active(store.pop(key), now, from_backoff=False)
-                return key in self._active
-        return False
-
     def next_wakeup(self, now: float) -> float | None:
         """The earliest time at which ``pop`` could return a Pod (``now`` if it can already), or None."""
         self._advance(now)

@@ -14,12 +14,13 @@ and PersistentVolumeClaims (ReadWriteOncePod).
 
 from __future__ import annotations
 
+import builtins
 import copy
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo, as_pod_info
+from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo, ScoreTerm, as_pod_info
 from clusterviz.scheduler.nodetable import NodeTable
 
 WORKLOAD_KINDS = ("Service", "ReplicationController", "ReplicaSet", "StatefulSet")
@@ -76,7 +77,7 @@ class PodIndex:
     def __init__(self) -> None:
         self.groups: Counter[Hashable] = Counter()
         self.representatives: dict[Hashable, PodInfo] = {}
-        self.score_terms: Counter[Hashable] = Counter()
+        self.score_terms: Counter[ScoreTerm] = Counter()
         self.with_affinity = 0
         self.with_required_anti_affinity = 0
 
@@ -296,33 +297,17 @@ class Snapshot:
             self.workloads[kind][(_namespace(obj), _name(obj))] = obj
             self._touch()
 
-    update_workload = add_workload
-
-    def remove_workload(self, obj: Mapping[str, Any]) -> None:
-        """Delete one of those objects."""
-        kind = obj.get("kind") or ""
-        if kind in self.workloads:
-            self.workloads[kind].pop((_namespace(obj), _name(obj)), None)
-            self._touch()
-
     def workload(self, kind: str, namespace: str, name: str) -> Mapping[str, Any] | None:
         """Look up one workload object."""
         return self.workloads.get(kind, {}).get((namespace, name))
 
-    def services(self, namespace: str) -> list[Mapping[str, Any]]:
+    def services(self, namespace: str) -> builtins.list[Mapping[str, Any]]:  # in here, "list" is the method
         """Services of a namespace, in name order."""
         return [svc for (ns, _), svc in sorted(self.workloads["Service"].items()) if ns == namespace]
 
     def add_pvc(self, pvc: Mapping[str, Any]) -> None:
         """Add or update a PersistentVolumeClaim."""
         self.pvcs[f"{_namespace(pvc)}/{_name(pvc)}"] = pvc
-        self._touch()
-
-    update_pvc = add_pvc
-
-    def remove_pvc(self, pvc: Mapping[str, Any]) -> None:
-        """Delete a PersistentVolumeClaim."""
-        self.pvcs.pop(f"{_namespace(pvc)}/{_name(pvc)}", None)
         self._touch()
 
     # --- views ------------------------------------------------------------------------

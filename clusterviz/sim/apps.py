@@ -9,8 +9,8 @@ class SimConfig(AppConfig):
     def ready(self) -> None:
         from clusterviz.api import gate
 
-        from . import components, registry, resources  # noqa: F401 - components register themselves
+        from . import api_group, components, registry  # noqa: F401 - components register themselves
 
-        resources.register()
+        api_group.register()
         gate.install(registry.gate_for)
         gate.install_forwarder(registry.forward)

@@ -6,6 +6,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from clusterviz.apimachinery.unstructured import dict_or_empty
+
 
 @dataclass
 class Message:
@@ -45,6 +47,6 @@ def object_ref(obj: dict[str, Any] | None, fallback_kind: str = "") -> tuple[str
     """(kind, namespace, name) of an object, tolerating partial bodies."""
     if not isinstance(obj, dict):
         return fallback_kind, "", ""
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta = dict_or_empty(obj.get("metadata"))
     name = meta.get("name") or (str(meta.get("generateName", "")) + "*" if meta.get("generateName") else "")
     return str(obj.get("kind") or fallback_kind), str(meta.get("namespace") or ""), str(name)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clusterviz.apimachinery.unstructured import dict_or_empty
+
 WORKLOAD_KINDS = frozenset({"Deployment", "ReplicaSet", "ReplicationController"})
 CLIENTS = frozenset({"kubectl", "client", "dashboard"})
 
@@ -44,7 +46,7 @@ def write_steps(client: str, verb: str, kind: str, sub: str) -> WriteSteps:
 def delivery_step(component: str, event_type: str, obj: dict) -> int | None:
     """The step of a watch event delivered to a component."""
     kind = obj.get("kind")
-    spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+    spec = dict_or_empty(obj.get("spec"))
     if component == "controller-manager" and kind in WORKLOAD_KINDS and event_type in ("ADDED", "MODIFIED"):
         return 5
     if component == "scheduler" and kind == "Pod" and event_type in ("ADDED", "MODIFIED") and not spec.get("nodeName"):
@@ -52,13 +54,3 @@ def delivery_step(component: str, event_type: str, obj: dict) -> int | None:
     if component.startswith("kubelet/") and kind == "Pod" and event_type in ("ADDED", "MODIFIED"):
         return 12
     return None
-
-
-VERB_WORDS = {
-    "create": "create",
-    "update": "update",
-    "patch": "patch",
-    "delete": "delete",
-    "deletecollection": "delete",
-    "bind": "bind",
-}

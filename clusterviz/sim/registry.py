@@ -14,13 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from clusterviz.api.component import SimSettings
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
 from . import lease, remote, trace
-from .context import Context, SimSettings
+from .context import Context
 from .engine import Engine
-from .gate import EngineGate
+from .engine_gate import EngineGate
 
 log = logging.getLogger(__name__)
 

@@ -15,11 +15,11 @@ import uuid
 from collections import OrderedDict
 from typing import Any
 
-from channels.layers import get_channel_layer
 from django.conf import settings
 
 from clusterviz.api import errors
 from clusterviz.api.request import ApiRequest, ApiResponse
+from clusterviz.store.notify import channel_layer
 from clusterviz.store.threads import in_thread
 
 from . import lease
@@ -60,7 +60,7 @@ async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
     """
     if not available() or not await in_thread(lease.held_elsewhere)(req.cluster, holder):
         return None
-    layer = get_channel_layer()
+    layer = channel_layer()
     reply = await layer.new_channel()
     message = {"type": "gate.request", "id": uuid.uuid4().hex, "reply": reply, "request": _encode(req)}
     for _ in range(SEND_ATTEMPTS):
@@ -87,7 +87,7 @@ async def serve(cluster: str) -> None:
     """In the process running ``cluster``'s engine: answer the requests other processes forward."""
     from clusterviz.api.server import dispatch
 
-    layer = get_channel_layer()
+    layer = channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(group(cluster), channel)
     answering: set[asyncio.Task[None]] = set()

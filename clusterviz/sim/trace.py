@@ -20,7 +20,6 @@ from .engine import Engine
 from .models import FlowMessage, Simulation
 
 FLUSH_SECONDS = 1.0
-FLUSH_BATCH = 500
 
 _buffers: weakref.WeakKeyDictionary[Engine, list[Message]] = weakref.WeakKeyDictionary()
 

@@ -17,6 +17,8 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
+from clusterviz.apimachinery.unstructured import dict_or_empty, str_or_empty
+
 from . import notify
 from .models import Cluster, StoredObject, WatchEvent
 
@@ -109,11 +111,11 @@ def current_revision(cid: int) -> int:
 
 def _index_columns(obj: dict[str, Any]) -> dict[str, Any]:
     meta = obj.get("metadata") or {}
-    spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
-    status = obj.get("status") if isinstance(obj.get("status"), dict) else {}
-    labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
-    node_name = spec.get("nodeName") if isinstance(spec.get("nodeName"), str) else ""
-    phase = status.get("phase") if isinstance(status.get("phase"), str) else ""
+    spec = dict_or_empty(obj.get("spec"))
+    status = dict_or_empty(obj.get("status"))
+    labels = dict_or_empty(meta.get("labels"))
+    node_name = str_or_empty(spec.get("nodeName"))
+    phase = str_or_empty(status.get("phase"))
     return {
         "uid": str(meta.get("uid", "")),
         "labels": labels,

@@ -15,13 +15,22 @@ import queue
 import threading
 from collections import defaultdict
 
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _waiters: dict[int, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = defaultdict(set)
+
+
+def channel_layer() -> BaseChannelLayer:
+    """The process's channel layer (the settings always configure one: in memory, or Redis)."""
+    layer = get_channel_layer()
+    if layer is None:
+        raise ImproperlyConfigured("CHANNEL_LAYERS has no default layer")
+    return layer
 
 
 def group_name(cid: int) -> str:
@@ -55,12 +64,12 @@ class _Listener:
         channel = await asyncio.shield(self.channel)
         try:
             for cid in cids:
-                await get_channel_layer().group_add(group_name(cid), channel)
+                await channel_layer().group_add(group_name(cid), channel)
         except Exception:  # noqa: BLE001 - without the group, watchers still poll the log
             log.warning("could not join the wake-up groups of clusters %s", cids, exc_info=True)
 
     async def _receive(self) -> None:
-        layer = get_channel_layer()
+        layer = channel_layer()
         while True:
             try:
                 if not self.channel.done():
@@ -141,7 +150,7 @@ def _publish_forever() -> None:
     are sent as one, for its latest revision.
     """
     loop = asyncio.new_event_loop()
-    layer = get_channel_layer()
+    layer = channel_layer()
     while True:
         latest = dict([_outbox.get()])
         while not _outbox.empty():

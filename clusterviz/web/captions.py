@@ -9,6 +9,7 @@ Both go through Django's i18n, so a Chinese page gets Chinese captions.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest
@@ -23,6 +24,14 @@ from .language import chinese
 CLIENTS = frozenset({"kubectl", "client", "dashboard"})
 # Controllers run inside the controller manager; a trace may name the controller itself.
 CONTROLLERS = ("-controller", "controller-manager", "garbage-collector")
+
+# The names the mode buttons show for the simulation's modes (the values the API takes).
+MODE_NAMES = {
+    "live": gettext_lazy("live"),
+    "paused": gettext_lazy("paused"),
+    "step": gettext_lazy("step mode"),
+    "fast-forward": gettext_lazy("fast-forward"),
+}
 
 VERBS = {
     "create": gettext_lazy("create"),
@@ -217,9 +226,8 @@ def caption(message: dict[str, Any], pinned: bool | None = None) -> dict[str, st
     return {"what": what.strip(), "why": _why(message, pinned), "trace": "" if chinese() else message.get("summary", "")}
 
 
-# The timers the components describe (``what`` of the engine's sleeps), retold in the page's language.
 
-def language_of(scope: dict[str, Any]) -> str:
+def language_of(scope: Mapping[str, Any]) -> str:
     """The language of a websocket's page: the language cookie, else Accept-Language, as LocaleMiddleware decides."""
     request = HttpRequest()
     for key, value in scope.get("headers") or []:

@@ -20,14 +20,16 @@ from django.utils import translation
 
 from clusterviz.api import errors
 from clusterviz.api.client import Client
+from clusterviz.api.informer import Handler, Informer
 
-from .captions import caption, language_of
+from .captions import MODE_NAMES, caption, language_of
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
-from .views import MODES
 
 BATCH_SECONDS = 0.05
 OBJECTS_SECONDS = 1.0
 CONTROLS_SECONDS = 1.0
+# What the node cards and the pending queue are drawn from.
+CARD_RESOURCES = ("pods", "nodes")
 # Watched for the objects panel only: a change just makes the panel reload.
 PANEL_RESOURCES = ("deployments", "replicasets", "replicationcontrollers", "services", "endpoints", "events")
 
@@ -53,8 +55,8 @@ def rendered_message(cluster: str, message: dict[str, Any], language: str) -> tu
 class ClusterConsumer(AsyncWebsocketConsumer):
     """One per open cluster page."""
 
-    # Resources kept in a cache and drawn; resources only watched, so that a change reloads the objects panel.
-    CACHED: tuple[str, ...] = ("pods", "nodes")
+    # Resources drawn (a change redraws the page); resources whose change only reloads the objects panel.
+    CACHED: tuple[str, ...] = CARD_RESOURCES
     WATCHED: tuple[str, ...] = PANEL_RESOURCES
 
     async def connect(self) -> None:
@@ -75,9 +77,11 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         self.cards: dict[str, Any] = {}
         self.pending: list[Any] | None = None
         self.pending_total = 0
-        self.caches: dict[str, dict[str, dict[str, Any]]] = {plural: {} for plural in self.CACHED}
+        # The page's list-watch is the components' own informer: it relists after an expired watch and
+        # retries while the store is unavailable (503), so the page catches up without a reload.
         watched = (*self.CACHED, *(p for p in self.WATCHED if p not in self.CACHED))
-        self.tasks = [asyncio.ensure_future(self.follow(plural)) for plural in watched]
+        self.informers = {plural: self.informer(plural) for plural in watched}
+        self.tasks = [asyncio.ensure_future(informer.run()) for informer in self.informers.values()]
         self.flows: list[tuple[str, dict[str, Any]]] = []
         self.flows_waiting = asyncio.Event()
         self.tasks.append(asyncio.ensure_future(self.follow_messages()))
@@ -90,37 +94,17 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         for task in getattr(self, "tasks", []):
             task.cancel()
 
-    async def follow(self, plural: str) -> None:
-        """List, then watch one resource type into the cache (list-watch, as every component does)."""
-        cache = self.caches.get(plural, {})
-        while True:
-            listed = await self.client.list(plural)
-            cache.clear()
-            if plural in self.caches:
-                cache.update({self.key(o): o for o in listed["items"]})
-            self.changed(plural)
-            try:
-                async for event in self.client.watch(plural, resource_version=listed["metadata"]["resourceVersion"]):
-                    obj = event["object"]
-                    if event["type"] == "ERROR":
-                        break
-                    if event["type"] == "DELETED":
-                        cache.pop(self.key(obj), None)
-                    elif event["type"] in ("ADDED", "MODIFIED") and plural in self.caches:
-                        cache[self.key(obj)] = obj
-                    self.changed(plural)
-            except errors.StatusError:
-                continue  # expired: list again
+    def informer(self, plural: str) -> Informer:
+        """A list-watch of ``plural`` whose every change (and every list) marks what it feeds as out of date."""
+        informer = Informer(self.client, plural)
 
-    def changed(self, plural: str) -> None:
-        self.objects_dirty.set()
-        if plural in self.caches:
-            self.dirty.set()
+        def changed(*_objects: dict[str, Any]) -> None:
+            self.objects_dirty.set()
+            if plural in self.CACHED:
+                self.dirty.set()
 
-    @staticmethod
-    def key(obj: dict[str, Any]) -> str:
-        meta = obj.get("metadata") or {}
-        return f"{meta.get('namespace', '')}/{meta.get('name')}"
+        informer.add_handler(Handler(changed, changed, changed, changed))
+        return informer
 
     async def render_loop(self) -> None:
         while True:
@@ -137,7 +121,7 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         Only changed node cards are sent (a label on one of 200 nodes re-renders one card); the whole
         grid goes when nodes come or go or the grid turns compact. Heartbeats change no card at all.
         """
-        pods, nodes = list(self.caches["pods"].values()), list(self.caches["nodes"].values())
+        pods, nodes = self.informers["pods"].items(), self.informers["nodes"].items()
         cards = node_cards(nodes, pods)
         small = compact(nodes, pods)
         waiting = pending_pods(pods)
@@ -193,7 +177,14 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         shown: tuple[Any, ...] | None = None
         clock: tuple[Any, ...] | None = None
         while True:
-            simulation = await self.client.get("simulations", "default")
+            try:
+                simulation = await self.client.get("simulations", "default")
+            except errors.StatusError as exc:
+                if exc.code != 503:
+                    raise
+                # The store is briefly unavailable: the clock stands still until the next tick reads it.
+                await asyncio.sleep(CONTROLS_SECONDS)  # wall-clock: as below
+                continue
             spec, status = simulation["spec"], simulation["status"]
             now_shown = (spec["mode"], spec["speed"])
             now_clock = (status["time"], status["lastSeq"], status["pending"], status.get("next"),
@@ -207,7 +198,7 @@ class ClusterConsumer(AsyncWebsocketConsumer):
 
     def controls(self, simulation: dict[str, Any], partial: str, **flags: bool) -> str:
         """The controls form (or only its clock) as an out-of-band fragment."""
-        context = {"cluster": self.cluster, "simulation": simulation, "modes": MODES, **flags}
+        context = {"cluster": self.cluster, "simulation": simulation, "modes": MODE_NAMES, **flags}
         with translation.override(self.language):
             return render_to_string(f"web/cluster.html#{partial}", context)
 

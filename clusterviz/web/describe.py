@@ -471,7 +471,7 @@ def describe_replicated(workload: dict[str, Any], pods: list[dict[str, Any]]) ->
 
 
 def _endpoint_addresses(endpoints: dict[str, Any] | None) -> str:
-    addresses = []
+    addresses: list[str] = []
     for subset in (endpoints or {}).get("subsets") or []:
         for address in subset.get("addresses") or []:
             addresses.extend(f"{address.get('ip')}:{port.get('port')}" for port in subset.get("ports") or [{}])

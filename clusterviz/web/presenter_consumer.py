@@ -30,10 +30,10 @@ class PresenterConsumer(ClusterConsumer):
     def frame(self) -> str:
         """The map's JSON when it changed since the last frame ("" when it did not)."""
         state = map_state(
-            list(self.caches["nodes"].values()),
-            list(self.caches["pods"].values()),
-            list(self.caches["services"].values()),
-            list(self.caches["endpoints"].values()),
+            self.informers["nodes"].items(),
+            self.informers["pods"].items(),
+            self.informers["services"].items(),
+            self.informers["endpoints"].items(),
             self.eviction_timeout,
         )
         text = json.dumps({"state": state})

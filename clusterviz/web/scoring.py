@@ -295,11 +295,11 @@ def build_panel(record: dict[str, Any]) -> Panel:
     )
     score_rows = []
     for node, results in zip(feasible, score_results, strict=True):
-        cells = []
+        score_cells: list[ScoreCell] = []
         for plugin in scores:
             entry = results.get(plugin.name, {})
             weighted = int(entry.get("weighted") or 0)
-            cells.append(
+            score_cells.append(
                 ScoreCell(
                     entry.get("raw"),
                     entry.get("normalized"),
@@ -317,7 +317,7 @@ def build_panel(record: dict[str, Any]) -> Panel:
         score_rows.append(
             ScoreRow(
                 node["name"],
-                cells,
+                score_cells,
                 total,
                 node["name"] == selected,
                 len(tied) > 1 and node["name"] in tied,

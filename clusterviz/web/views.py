@@ -9,7 +9,6 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clusterviz.api import errors
@@ -18,8 +17,10 @@ from clusterviz.api.client import Client
 from clusterviz.classroom.identity import readable_clusters
 from clusterviz.lessons import BY_SLUG, LESSONS
 from clusterviz.lessons.script import Lesson
+from clusterviz.sim.engine import MODES
 
 from . import kubectl, yaml_form
+from .captions import MODE_NAMES
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
 from .export import export_cluster, import_cluster, uploaded_text
 from .kubectl import Reply
@@ -28,13 +29,6 @@ from .models import Presentation
 from .objects import tab_titles
 from .present import load_lesson
 
-# The simulation's modes (the value the API takes) and the names the buttons show.
-MODES = {
-    "live": gettext_lazy("live"),
-    "paused": gettext_lazy("paused"),
-    "step": gettext_lazy("step mode"),
-    "fast-forward": gettext_lazy("fast-forward"),
-}
 # Timeline rows a page starts with.
 TIMELINE_ROWS = 40
 
@@ -69,7 +63,7 @@ async def cluster_context(cluster: str) -> dict[str, Any]:
         "pending": waiting[:PENDING_SHOWN],
         "pending_more": max(0, len(waiting) - PENDING_SHOWN),
         "simulation": simulation,
-        "modes": MODES,
+        "modes": MODE_NAMES,
         "messages": list(reversed(trace)),
         "presets": [(lesson.slug, lesson.title_zh if chinese() else lesson.title) for lesson in LESSONS],
     }
@@ -164,7 +158,7 @@ async def set_mode(request: HttpRequest, cluster: str) -> HttpResponse:
         simulation = await client.patch("simulations", "default", patch)
     except errors.StatusError as exc:
         error, simulation = refused(exc.message), await client.get("simulations", "default")
-    context = {"cluster": cluster, "simulation": simulation, "modes": MODES, "error": error}
+    context = {"cluster": cluster, "simulation": simulation, "modes": MODE_NAMES, "error": error}
     return render(request, "web/cluster.html#controls", context)
 
 
@@ -180,4 +174,4 @@ async def step(request: HttpRequest, cluster: str) -> HttpResponse:
         query = {"untilTimer": "true"}
     await client.request("POST", "/apis/clusterviz.io/v1/simulations/default/step", query=query, payload={})
     simulation = await client.get("simulations", "default")
-    return render(request, "web/cluster.html#controls", {"cluster": cluster, "simulation": simulation, "modes": MODES})
+    return render(request, "web/cluster.html#controls", {"cluster": cluster, "simulation": simulation, "modes": MODE_NAMES})

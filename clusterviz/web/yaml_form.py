@@ -12,6 +12,7 @@ from django.utils.translation import gettext_noop
 
 from clusterviz.api import codec, errors
 from clusterviz.api.client import Client, resource_for
+from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from .kubectl import client_error, command, server_error
 from .language import kubectl_line
@@ -131,7 +132,7 @@ def _unreadable(text: str, exc: errors.StatusError) -> Outcome:
 async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, first_line: int) -> Outcome:
     try:
         resource = resource_for(obj)
-        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+        meta = dict_or_empty(obj.get("metadata"))
         name = str(meta.get("name") or "")
         namespace = str(meta.get("namespace") or ("default" if resource.namespaced else ""))
         noun = f"{resource.noun}/{name}"

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
 
 import pytest
-from django.db import OperationalError
-from django.db.backends.utils import CursorWrapper
 from django.test import AsyncClient
 
 from clusterviz.api import errors
@@ -20,23 +17,6 @@ CONFIGMAPS = "/c/demo/api/v1/namespaces/default/configmaps"
 
 def configmap(name: str) -> str:
     return json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": {"a": "1"}})
-
-
-@pytest.fixture
-def outage(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
-    """``outage(fragment)`` makes every SQL statement containing ``fragment`` fail as a lost server would."""
-    real = CursorWrapper._execute
-
-    def start(fragment: str) -> None:
-        def execute(self: CursorWrapper, sql: str, *args: object) -> object:
-            if fragment in sql:
-                raise OperationalError("server closed the connection unexpectedly")
-            return real(self, sql, *args)
-
-        monkeypatch.setattr(CursorWrapper, "_execute", execute)
-
-    yield start
-    monkeypatch.undo()
 
 
 async def test_reads_and_writes_answer_503_with_retry_after_while_the_database_is_away(outage):
@@ -62,7 +42,7 @@ async def test_a_write_that_fails_half_way_stores_nothing_and_a_retry_succeeds(o
     with pytest.raises(errors.StatusError) as failed:
         await client.create(json.loads(configmap("half")))
     assert (failed.value.code, failed.value.reason, failed.value.retry_after) == (503, "ServiceUnavailable", 1)
-    outage("never matches")
+    outage.end()
     after = await client.list("configmaps", "default")
     assert after["metadata"]["resourceVersion"] == before["metadata"]["resourceVersion"]
     assert await client.get_or_none("configmaps", "half", "default") is None

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from clusterviz.api.client import Client
-from clusterviz.sim import resources, trace
+from clusterviz.sim import api_group, trace
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,7 +47,7 @@ async def test_messages_being_flushed_are_still_listed(sim, monkeypatch):
     flush = asyncio.ensure_future(trace.save(sim.engine))
     try:
         assert await asyncio.to_thread(writing.wait, 10)
-        listed = await resources._messages("demo", 0, resources.PAGE)
+        listed = await api_group._messages("demo", 0, api_group.PAGE)
     finally:
         release.set()
         await flush
@@ -56,7 +56,7 @@ async def test_messages_being_flushed_are_still_listed(sim, monkeypatch):
 
 async def test_a_watch_replays_a_backlog_longer_than_a_page_without_a_gap(sim, monkeypatch):
     last = await some_traffic(sim)
-    monkeypatch.setattr(resources, "PAGE", 2)
+    monkeypatch.setattr(api_group, "PAGE", 2)
     resp = await Client("demo", "dashboard").request("GET", FLOW, query={"watch": "true", "sinceSeq": "0"})
     assert resp.stream is not None
     seen: list[int] = []
@@ -85,7 +85,7 @@ async def test_a_process_without_the_engine_follows_the_trace_its_worker_saves(m
         return None
 
     monkeypatch.setattr(registry, "ensure", no_engine_here)
-    monkeypatch.setattr(resources, "SAVED_POLL_SECONDS", 0.01)
+    monkeypatch.setattr(api_group, "SAVED_POLL_SECONDS", 0.01)
     resp = await Client("demo", "dashboard").request("GET", FLOW, query={"watch": "true", "sinceSeq": "0"})
     stream = resp.stream
     assert stream is not None

@@ -33,19 +33,24 @@ async def receive_until(communicator: WebsocketCommunicator, needle: str, frames
     raise AssertionError(f"{needle!r} never arrived")
 
 
+async def a_pod_appears_on_its_card(communicator: WebsocketCommunicator, pod: str, node: str) -> None:
+    """Create ``pod`` bound to ``node`` as kubectl does; the page's card of ``node`` must come to show it."""
+    await Client("demo", "kubectl").create({
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": pod, "namespace": "default"},
+        "spec": {"nodeName": node, "containers": [{"name": "c", "image": "nginx:1.27"}]},
+    })
+    frame = await receive_until(communicator, pod)
+    card = frame[frame.index(f'id="node-{node}"'):]
+    assert pod in card.split("</article>")[0]
+
+
 async def test_a_pod_created_elsewhere_appears_on_its_node_card():
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/c/demo/")
     connected, _ = await communicator.connect()
     assert connected
     first = await receive_until(communicator, 'id="nodes"')
     assert 'hx-swap-oob="outerHTML"' in first and "node01" in first
-    await Client("demo", "kubectl").create({
-        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "live-pod", "namespace": "default"},
-        "spec": {"nodeName": "node02", "containers": [{"name": "c", "image": "nginx:1.27"}]},
-    })
-    frame = await receive_until(communicator, "live-pod")
-    card = frame[frame.index('id="node-node02"'):]
-    assert "live-pod" in card.split("</article>")[0]
+    await a_pod_appears_on_its_card(communicator, "live-pod", "node02")
     await communicator.disconnect()
 
 

@@ -9,7 +9,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from clusterviz.api.client import Client
-from clusterviz.sim import resources
+from clusterviz.sim import api_group
 from clusterviz.web.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,7 +21,7 @@ def configmap(name: str) -> dict:
 
 async def test_a_page_opened_on_a_long_trace_gets_new_messages_not_old_ones(sim, monkeypatch):
     # With two messages to a page of the trace, this short trace is a long one.
-    monkeypatch.setattr(resources, "PAGE", 2)
+    monkeypatch.setattr(api_group, "PAGE", 2)
     kubectl = Client("demo", "kubectl")
     await kubectl.create(configmap("before"))
     await sim.engine.until_settled()

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from clusterviz.apimachinery.duration import human_duration_ns
+from clusterviz.apimachinery.unstructured import dict_or_empty, list_or_empty, str_or_empty
 
 NONE = "<none>"
 UNKNOWN = "<unknown>"
@@ -15,18 +16,6 @@ UNKNOWN = "<unknown>"
 # --------------------------------------------------------------------------
 # Safe accessors: never raise on wrong types, mimic Go zero values instead.
 # --------------------------------------------------------------------------
-
-
-def _d(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _l(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _s(value: Any) -> str:
-    return value if isinstance(value, str) else ""
 
 
 def _i(value: Any) -> int:
@@ -48,7 +37,7 @@ def _replicas(spec: dict[str, Any]) -> int:
 
 def _str_map(value: Any) -> dict[str, str]:
     """A map[string]string, keeping only string values."""
-    return {k: v for k, v in _d(value).items() if isinstance(k, str) and isinstance(v, str)}
+    return {k: v for k, v in dict_or_empty(value).items() if isinstance(k, str) and isinstance(v, str)}
 
 
 # --------------------------------------------------------------------------
@@ -129,10 +118,10 @@ Printed = tuple[list[Any], list[dict[str, Any]]]
 
 
 def _meta(obj: dict[str, Any]) -> dict[str, Any]:
-    return _d(obj.get("metadata"))
+    return dict_or_empty(obj.get("metadata"))
 
 
 def _container_cells(containers: Any) -> tuple[str, str]:
     """layoutContainerCells: container names and images, each joined by commas."""
-    items = [_d(c) for c in _l(containers)]
-    return ",".join(_s(c.get("name")) for c in items), ",".join(_s(c.get("image")) for c in items)
+    items = [dict_or_empty(c) for c in list_or_empty(containers)]
+    return ",".join(str_or_empty(c.get("name")) for c in items), ",".join(str_or_empty(c.get("image")) for c in items)

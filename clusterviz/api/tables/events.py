@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import Printed, _d, _i, _meta, _s, _since, parse_timestamp_ns
+from clusterviz.apimachinery.unstructured import dict_or_empty, str_or_empty
+
+from .common import Printed, _i, _meta, _since, parse_timestamp_ns
 
 
 def _print_event(ev: dict[str, Any], now_ns: int) -> Printed:
@@ -25,23 +27,23 @@ def _print_event(ev: dict[str, Any], now_ns: int) -> Printed:
     elif count == 0:
         # Events from the events.k8s.io API leave count unset for singletons.
         count = 1
-    involved = _d(ev.get("involvedObject"))
-    kind = _s(involved.get("kind")).lower()
-    name = _s(involved.get("name"))
+    involved = dict_or_empty(ev.get("involvedObject"))
+    kind = str_or_empty(involved.get("kind")).lower()
+    name = str_or_empty(involved.get("name"))
     target = f"{kind}/{name}" if name else kind
-    source = _d(ev.get("source"))
-    component = _s(source.get("component")) or _s(ev.get("reportingComponent"))
-    host = _s(source.get("host")) or _s(ev.get("reportingInstance"))
+    source = dict_or_empty(ev.get("source"))
+    component = str_or_empty(source.get("component")) or str_or_empty(ev.get("reportingComponent"))
+    host = str_or_empty(source.get("host")) or str_or_empty(ev.get("reportingInstance"))
     cells = [
         last_seen,
-        _s(ev.get("type")),
-        _s(ev.get("reason")),
+        str_or_empty(ev.get("type")),
+        str_or_empty(ev.get("reason")),
         target,
-        _s(involved.get("fieldPath")),
+        str_or_empty(involved.get("fieldPath")),
         f"{component}, {host}" if host else component,
-        _s(ev.get("message")).strip(),
+        str_or_empty(ev.get("message")).strip(),
         first_seen,
         count,
-        _s(meta.get("name")),
+        str_or_empty(meta.get("name")),
     ]
     return cells, []

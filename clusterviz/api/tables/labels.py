@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .common import NONE, _d, _l, _str_map
+from clusterviz.apimachinery.unstructured import dict_or_empty, list_or_empty
+
+from .common import NONE, _str_map
 
 # --------------------------------------------------------------------------
 # Labels and label selectors
@@ -52,8 +54,8 @@ def label_selector_string(selector: Any) -> str | None:
     """
     if not isinstance(selector, dict):
         return ""
-    match_labels = _d(selector.get("matchLabels"))
-    expressions = _l(selector.get("matchExpressions"))
+    match_labels = dict_or_empty(selector.get("matchLabels"))
+    expressions = list_or_empty(selector.get("matchExpressions"))
     if not match_labels and not expressions:
         return ""
     requirements: list[tuple[str, str]] = []
@@ -64,12 +66,13 @@ def label_selector_string(selector: Any) -> str | None:
             return None
         requirements.append((key, f"{key}={value}"))
     for expr in expressions:
-        expr = _d(expr)
-        key, op = expr.get("key"), expr.get("operator")
+        expr = dict_or_empty(expr)
+        raw_key, op = expr.get("key"), expr.get("operator")
         values = expr.get("values")
         values = [] if values is None else values
-        if not isinstance(key, str) or op not in _SELECTOR_OPS or not isinstance(values, list):
+        if not isinstance(raw_key, str) or op not in _SELECTOR_OPS or not isinstance(values, list):
             return None
+        key = raw_key
         if not all(isinstance(v, str) for v in values) or not _valid_label_key(key):
             return None
         if not all(_valid_label_value(v) for v in values):

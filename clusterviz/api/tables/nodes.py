@@ -4,20 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import NONE, UNKNOWN, Printed, _d, _l, _meta, _s, _since
+from clusterviz.apimachinery.unstructured import dict_or_empty, list_or_empty, str_or_empty
+
+from .common import NONE, UNKNOWN, Printed, _meta, _since
 
 
 def _node_address(status: dict[str, Any], type_: str) -> str:
-    for address in _l(status.get("addresses")):
-        address = _d(address)
+    for address in list_or_empty(status.get("addresses")):
+        address = dict_or_empty(address)
         if address.get("type") == type_:
-            return _s(address.get("address"))
+            return str_or_empty(address.get("address"))
     return NONE
 
 
 def _node_roles(labels: Any) -> str:
     roles: set[str] = set()
-    for key, value in _d(labels).items():
+    for key, value in dict_or_empty(labels).items():
         if not isinstance(key, str):
             continue
         if key.startswith("node-role.kubernetes.io/"):
@@ -30,10 +32,10 @@ def _node_roles(labels: Any) -> str:
 
 
 def _print_node(node: dict[str, Any], now_ns: int) -> Printed:
-    meta, spec, status = _meta(node), _d(node.get("spec")), _d(node.get("status"))
+    meta, spec, status = _meta(node), dict_or_empty(node.get("spec")), dict_or_empty(node.get("status"))
     by_type: dict[Any, dict[str, Any]] = {}
-    for cond in _l(status.get("conditions")):
-        cond = _d(cond)
+    for cond in list_or_empty(status.get("conditions")):
+        cond = dict_or_empty(cond)
         type_ = cond.get("type")
         if isinstance(type_, str):
             by_type[type_] = cond
@@ -44,23 +46,23 @@ def _print_node(node: dict[str, Any], now_ns: int) -> Printed:
         states.append("Unknown")
     if spec.get("unschedulable") is True:
         states.append("SchedulingDisabled")
-    info = _d(status.get("nodeInfo"))
+    info = dict_or_empty(status.get("nodeInfo"))
     cells = [
-        _s(meta.get("name")),
+        str_or_empty(meta.get("name")),
         ",".join(states),
         _node_roles(meta.get("labels")),
         _since(meta.get("creationTimestamp"), now_ns),
-        _s(info.get("kubeletVersion")),
+        str_or_empty(info.get("kubeletVersion")),
         _node_address(status, "InternalIP"),
         _node_address(status, "ExternalIP"),
-        _s(info.get("osImage")) or UNKNOWN,
-        _s(info.get("kernelVersion")) or UNKNOWN,
-        _s(info.get("containerRuntimeVersion")) or UNKNOWN,
+        str_or_empty(info.get("osImage")) or UNKNOWN,
+        str_or_empty(info.get("kernelVersion")) or UNKNOWN,
+        str_or_empty(info.get("containerRuntimeVersion")) or UNKNOWN,
     ]
     return cells, []
 
 
 def _print_namespace(ns: dict[str, Any], now_ns: int) -> Printed:
     meta = _meta(ns)
-    phase = _s(_d(ns.get("status")).get("phase")) or "Active"
-    return [_s(meta.get("name")), phase, _since(meta.get("creationTimestamp"), now_ns)], []
+    phase = str_or_empty(dict_or_empty(ns.get("status")).get("phase")) or "Active"
+    return [str_or_empty(meta.get("name")), phase, _since(meta.get("creationTimestamp"), now_ns)], []

@@ -6,8 +6,9 @@ import copy
 from typing import Any
 
 from clusterviz.apimachinery.duration import human_duration_ns
+from clusterviz.apimachinery.unstructured import dict_or_empty, list_or_empty, str_or_empty
 
-from .common import NONE, Printed, _d, _i, _l, _meta, _s, _since, parse_timestamp_ns
+from .common import NONE, Printed, _i, _meta, _since, parse_timestamp_ns
 
 _POD_SUCCEEDED = [
     {"type": "Completed", "status": "True", "reason": "Succeeded", "message": "The pod has completed successfully."}
@@ -31,7 +32,7 @@ def _later(current: int | None, candidate: int | None) -> int | None:
 
 def _finished_at(status: dict[str, Any]) -> int | None:
     """lastState.terminated.finishedAt of a container status, or None."""
-    terminated = _d(status.get("lastState")).get("terminated")
+    terminated = dict_or_empty(status.get("lastState")).get("terminated")
     if not isinstance(terminated, dict):
         return None
     return parse_timestamp_ns(terminated.get("finishedAt"))
@@ -44,13 +45,13 @@ def _state_part(state: dict[str, Any], name: str) -> dict[str, Any] | None:
 
 
 def _condition_true(conditions: Any, type_: str) -> bool:
-    return any(_d(c).get("type") == type_ and _d(c).get("status") == "True" for c in _l(conditions))
+    return any(dict_or_empty(c).get("type") == type_ and dict_or_empty(c).get("status") == "True" for c in list_or_empty(conditions))
 
 
 def _print_pod(pod: dict[str, Any], now_ns: int) -> Printed:
-    meta, spec, status = _meta(pod), _d(pod.get("spec")), _d(pod.get("status"))
-    init_specs = _l(spec.get("initContainers"))
-    total = len(_l(spec.get("containers")))
+    meta, spec, status = _meta(pod), dict_or_empty(pod.get("spec")), dict_or_empty(pod.get("status"))
+    init_specs = list_or_empty(spec.get("initContainers"))
+    total = len(list_or_empty(spec.get("containers")))
     ready = 0
     restarts = 0
     sidecar_restarts = 0
@@ -58,10 +59,10 @@ def _print_pod(pod: dict[str, Any], now_ns: int) -> Printed:
     last_sidecar_restart: int | None = None
 
     # The server stores every pod with a phase; Pending is what it defaults to.
-    phase = _s(status.get("phase")) or "Pending"
-    reason = _s(status.get("reason")) or phase
-    for cond in _l(status.get("conditions")):
-        cond = _d(cond)
+    phase = str_or_empty(status.get("phase")) or "Pending"
+    reason = str_or_empty(status.get("reason")) or phase
+    for cond in list_or_empty(status.get("conditions")):
+        cond = dict_or_empty(cond)
         if cond.get("type") == "PodScheduled" and cond.get("reason") == "SchedulingGated":
             reason = "SchedulingGated"
 
@@ -73,23 +74,23 @@ def _print_pod(pod: dict[str, Any], now_ns: int) -> Printed:
 
     init_by_name: dict[str, Any] = {}
     for c in init_specs:
-        c = _d(c)
-        init_by_name[_s(c.get("name"))] = c
+        c = dict_or_empty(c)
+        init_by_name[str_or_empty(c.get("name"))] = c
         if _is_restartable_init(c):
             total += 1
 
     initializing = False
-    for index, cs in enumerate(_l(status.get("initContainerStatuses"))):
-        cs = _d(cs)
+    for index, cs in enumerate(list_or_empty(status.get("initContainerStatuses"))):
+        cs = dict_or_empty(cs)
         count = _i(cs.get("restartCount"))
         finished = _finished_at(cs)
         restarts += count
         last_restart = _later(last_restart, finished)
-        sidecar = _is_restartable_init(init_by_name.get(_s(cs.get("name"))))
+        sidecar = _is_restartable_init(init_by_name.get(str_or_empty(cs.get("name"))))
         if sidecar:
             sidecar_restarts += count
             last_sidecar_restart = _later(last_sidecar_restart, finished)
-        state = _d(cs.get("state"))
+        state = dict_or_empty(cs.get("state"))
         terminated = _state_part(state, "terminated")
         waiting = _state_part(state, "waiting")
         if terminated is not None and _i(terminated.get("exitCode")) == 0:
@@ -99,15 +100,15 @@ def _print_pod(pod: dict[str, Any], now_ns: int) -> Printed:
                 ready += 1
             continue
         if terminated is not None:
-            term_reason = _s(terminated.get("reason"))
+            term_reason = str_or_empty(terminated.get("reason"))
             if term_reason:
                 reason = "Init:" + term_reason
             elif _i(terminated.get("signal")) != 0:
                 reason = f"Init:Signal:{_i(terminated.get('signal'))}"
             else:
                 reason = f"Init:ExitCode:{_i(terminated.get('exitCode'))}"
-        elif waiting is not None and _s(waiting.get("reason")) and waiting.get("reason") != "PodInitializing":
-            reason = "Init:" + _s(waiting.get("reason"))
+        elif waiting is not None and str_or_empty(waiting.get("reason")) and waiting.get("reason") != "PodInitializing":
+            reason = "Init:" + str_or_empty(waiting.get("reason"))
         else:
             reason = f"Init:{index}/{len(init_specs)}"
         initializing = True
@@ -119,17 +120,17 @@ def _print_pod(pod: dict[str, Any], now_ns: int) -> Printed:
         last_restart = last_sidecar_restart
         has_running = False
         # Walk backwards so the first container's reason wins, as upstream does.
-        for cs in reversed(_l(status.get("containerStatuses"))):
-            cs = _d(cs)
+        for cs in reversed(list_or_empty(status.get("containerStatuses"))):
+            cs = dict_or_empty(cs)
             restarts += _i(cs.get("restartCount"))
             last_restart = _later(last_restart, _finished_at(cs))
-            state = _d(cs.get("state"))
+            state = dict_or_empty(cs.get("state"))
             waiting = _state_part(state, "waiting")
             terminated = _state_part(state, "terminated")
-            if waiting is not None and _s(waiting.get("reason")):
-                reason = _s(waiting.get("reason"))
-            elif terminated is not None and _s(terminated.get("reason")):
-                reason = _s(terminated.get("reason"))
+            if waiting is not None and str_or_empty(waiting.get("reason")):
+                reason = str_or_empty(waiting.get("reason"))
+            elif terminated is not None and str_or_empty(terminated.get("reason")):
+                reason = str_or_empty(terminated.get("reason"))
             elif terminated is not None:
                 signal = _i(terminated.get("signal"))
                 reason = f"Signal:{signal}" if signal != 0 else f"ExitCode:{_i(terminated.get('exitCode'))}"
@@ -151,19 +152,19 @@ def _print_pod(pod: dict[str, Any], now_ns: int) -> Printed:
         restarts_text = f"{restarts} ({human_duration_ns(now_ns - last_restart)} ago)"
 
     # podIP wins over podIPs, as in the v1 -> internal conversion.
-    pod_ip = _s(status.get("podIP"))
+    pod_ip = str_or_empty(status.get("podIP"))
     if not pod_ip:
-        ips = _l(status.get("podIPs"))
-        pod_ip = _s(_d(ips[0]).get("ip")) if ips else ""
+        ips = list_or_empty(status.get("podIPs"))
+        pod_ip = str_or_empty(dict_or_empty(ips[0]).get("ip")) if ips else ""
 
-    gates = _l(spec.get("readinessGates"))
+    gates = list_or_empty(spec.get("readinessGates"))
     readiness_gates = NONE
     if gates:
         true_count = 0
         for gate in gates:
-            gate_type = _d(gate).get("conditionType")
-            for cond in _l(status.get("conditions")):
-                cond = _d(cond)
+            gate_type = dict_or_empty(gate).get("conditionType")
+            for cond in list_or_empty(status.get("conditions")):
+                cond = dict_or_empty(cond)
                 if cond.get("type") == gate_type:
                     if cond.get("status") == "True":
                         true_count += 1
@@ -171,14 +172,14 @@ def _print_pod(pod: dict[str, Any], now_ns: int) -> Printed:
         readiness_gates = f"{true_count}/{len(gates)}"
 
     cells = [
-        _s(meta.get("name")),
+        str_or_empty(meta.get("name")),
         f"{ready}/{total}",
         reason,
         restarts_text,
         _since(meta.get("creationTimestamp"), now_ns),
         pod_ip or NONE,
-        _s(spec.get("nodeName")) or NONE,
-        _s(status.get("nominatedNodeName")) or NONE,
+        str_or_empty(spec.get("nodeName")) or NONE,
+        str_or_empty(status.get("nominatedNodeName")) or NONE,
         readiness_gates,
     ]
     return cells, conditions

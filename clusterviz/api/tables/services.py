@@ -4,51 +4,53 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import NONE, UNKNOWN, Printed, _d, _i, _l, _meta, _s, _since
+from clusterviz.apimachinery.unstructured import dict_or_empty, list_or_empty, str_or_empty
+
+from .common import NONE, UNKNOWN, Printed, _i, _meta, _since
 from .labels import format_labels
 
 
 def _service_external_ip(spec: dict[str, Any], status: dict[str, Any], svc_type: str) -> str:
-    external = [ip for ip in _l(spec.get("externalIPs")) if isinstance(ip, str)]
+    external = [ip for ip in list_or_empty(spec.get("externalIPs")) if isinstance(ip, str)]
     if svc_type in ("ClusterIP", "NodePort"):
         return ",".join(external) if external else NONE
     if svc_type == "LoadBalancer":
         found: set[str] = set()
-        for ingress in _l(_d(status.get("loadBalancer")).get("ingress")):
-            ingress = _d(ingress)
-            if _s(ingress.get("ip")):
-                found.add(_s(ingress.get("ip")))
-            elif _s(ingress.get("hostname")):
-                found.add(_s(ingress.get("hostname")))
+        for ingress in list_or_empty(dict_or_empty(status.get("loadBalancer")).get("ingress")):
+            ingress = dict_or_empty(ingress)
+            if str_or_empty(ingress.get("ip")):
+                found.add(str_or_empty(ingress.get("ip")))
+            elif str_or_empty(ingress.get("hostname")):
+                found.add(str_or_empty(ingress.get("hostname")))
         lb = ",".join(sorted(found))
         if external:
             return ",".join((lb.split(",") if lb else []) + external)
         return lb or "<pending>"
     if svc_type == "ExternalName":
-        return _s(spec.get("externalName"))
+        return str_or_empty(spec.get("externalName"))
     return UNKNOWN
 
 
 def _service_ports(ports: Any) -> str:
     pieces = []
-    for port in _l(ports):
-        port = _d(port)
-        protocol = _s(port.get("protocol")) or "TCP"
+    for port in list_or_empty(ports):
+        port = dict_or_empty(port)
+        protocol = str_or_empty(port.get("protocol")) or "TCP"
         number, node_port = _i(port.get("port")), _i(port.get("nodePort"))
         pieces.append(f"{number}:{node_port}/{protocol}" if node_port > 0 else f"{number}/{protocol}")
     return ",".join(pieces) or NONE
 
 
 def _print_service(svc: dict[str, Any], now_ns: int) -> Printed:
-    meta, spec, status = _meta(svc), _d(svc.get("spec")), _d(svc.get("status"))
-    svc_type = _s(spec.get("type")) or "ClusterIP"
-    cluster_ips = _l(spec.get("clusterIPs"))
+    meta, spec, status = _meta(svc), dict_or_empty(svc.get("spec")), dict_or_empty(svc.get("status"))
+    svc_type = str_or_empty(spec.get("type")) or "ClusterIP"
+    cluster_ips = list_or_empty(spec.get("clusterIPs"))
     if cluster_ips:
-        cluster_ip = _s(cluster_ips[0])
+        cluster_ip = str_or_empty(cluster_ips[0])
     else:
-        cluster_ip = _s(spec.get("clusterIP")) or NONE
+        cluster_ip = str_or_empty(spec.get("clusterIP")) or NONE
     cells = [
-        _s(meta.get("name")),
+        str_or_empty(meta.get("name")),
         svc_type,
         cluster_ip,
         _service_external_ip(spec, status, svc_type),
@@ -65,7 +67,7 @@ def _join_host_port(host: str, port: int) -> str:
 
 def _format_endpoints(subsets: Any) -> str:
     """formatEndpoints: at most three ``ip:port`` entries, then ``+ N more...``."""
-    subsets = _l(subsets)
+    subsets = list_or_empty(subsets)
     if not subsets:
         return NONE
     limit = 3
@@ -73,9 +75,9 @@ def _format_endpoints(subsets: Any) -> str:
     more = False
     count = 0
     for subset in subsets:
-        subset = _d(subset)
-        addresses = [_d(a) for a in _l(subset.get("addresses"))]
-        ports = _l(subset.get("ports"))
+        subset = dict_or_empty(subset)
+        addresses = [dict_or_empty(a) for a in list_or_empty(subset.get("addresses"))]
+        ports = list_or_empty(subset.get("ports"))
         if not ports:
             # Headless services may have addresses without ports.
             count += len(addresses)
@@ -83,7 +85,7 @@ def _format_endpoints(subsets: Any) -> str:
                 if len(shown) == limit:
                     more = True
                     break
-                shown.append(_s(address.get("ip")))
+                shown.append(str_or_empty(address.get("ip")))
             continue
         for port in ports:
             count += len(addresses)
@@ -91,7 +93,7 @@ def _format_endpoints(subsets: Any) -> str:
                 if len(shown) == limit:
                     more = True
                     break
-                shown.append(_join_host_port(_s(address.get("ip")), _i(_d(port).get("port"))))
+                shown.append(_join_host_port(str_or_empty(address.get("ip")), _i(dict_or_empty(port).get("port"))))
     text = ",".join(shown)
     if more:
         return f"{text} + {count - limit} more..."
@@ -101,7 +103,7 @@ def _format_endpoints(subsets: Any) -> str:
 def _print_endpoints(ep: dict[str, Any], now_ns: int) -> Printed:
     meta = _meta(ep)
     return [
-        _s(meta.get("name")),
+        str_or_empty(meta.get("name")),
         _format_endpoints(ep.get("subsets")),
         _since(meta.get("creationTimestamp"), now_ns),
     ], []

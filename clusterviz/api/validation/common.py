@@ -8,40 +8,39 @@ caller skips the checks that need the value.
 
 from __future__ import annotations
 
+import enum
 import ipaddress
 import re
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from clusterviz.apimachinery.field import FieldError, invalid, not_supported, required, type_invalid
 from clusterviz.apimachinery.names import (
     is_dns1123_label,
     is_dns1123_subdomain,
     is_qualified_name,
-    is_valid_label_value,
 )
 from clusterviz.apimachinery.quantity import FORMAT_ERROR, Quantity, QuantityError, parse_quantity
 
 Errors = list[FieldError]
 
 
-class _Bad:
-    """Marker for a field whose value had the wrong type (already reported)."""
+class _Bad(enum.Enum):
+    """Marker for a field whose value had the wrong type (already reported).
 
-    _instance: _Bad | None = None
+    An enum member, so a type checker narrows ``value is not BAD`` as it does ``is not None``.
+    """
 
-    def __new__(cls) -> _Bad:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    BAD = "BAD"
 
     def __repr__(self) -> str:
         return "BAD"
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[False]:
+        # Literal: a type checker then knows ``if value:`` has left BAD out.
         return False
 
 
-BAD: Final = _Bad()
+BAD: Final = _Bad.BAD
 
 INT32_MAX: Final = 2**31 - 1
 INT32_MIN: Final = -(2**31)
@@ -308,10 +307,6 @@ def dns1123_subdomain(value: str, path: str) -> Errors:
 def label_name(value: str, path: str) -> Errors:
     """Upstream's ``ValidateLabelName``: a qualified name such as ``app`` or ``example.com/tier``."""
     return each_invalid(path, value, is_qualified_name(value))
-
-
-def label_value_errors(value: str) -> list[str]:
-    return is_valid_label_value(value)
 
 
 def semantic(value: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from clusterviz.apimachinery.field import invalid, required
+from clusterviz.apimachinery.unstructured import str_or_empty
 
 from .common import Errors, as_dict, get_dict, get_int, get_str, label_name
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
@@ -17,7 +18,7 @@ NOTE_LIMIT: Final = 1024
 
 def validate_event(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Errors:
     meta, errs = validate_object_meta(obj, namespaced=True, name_fn=name_is_dns_subdomain)
-    namespace = meta.get("namespace") if isinstance(meta.get("namespace"), str) else ""
+    namespace = str_or_empty(meta.get("namespace"))
     involved = get_dict(obj, "involvedObject", "", errs) or {}
     involved_ns = get_str(involved, "namespace", "involvedObject", errs)
     for name in ("kind", "name", "uid", "apiVersion", "fieldPath", "resourceVersion"):

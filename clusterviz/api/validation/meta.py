@@ -13,6 +13,7 @@ from clusterviz.apimachinery.names import (
     is_qualified_name,
     is_valid_label_value,
 )
+from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from .common import (
     BAD,
@@ -206,8 +207,8 @@ def validate_object_meta(
 def validate_object_meta_update(new: dict[str, Any], old: dict[str, Any], path: str = "metadata") -> Errors:
     """Name, namespace and uid may not change (an update that leaves uid out keeps the stored one)."""
     errs: Errors = []
-    new_meta = new.get("metadata") if isinstance(new.get("metadata"), dict) else {}
-    old_meta = old.get("metadata") if isinstance(old.get("metadata"), dict) else {}
+    new_meta = dict_or_empty(new.get("metadata"))
+    old_meta = dict_or_empty(old.get("metadata"))
     for field in ("name", "namespace", "uid"):
         new_value = new_meta.get(field) or ""
         old_value = old_meta.get(field) or ""

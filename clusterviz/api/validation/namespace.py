@@ -10,8 +10,6 @@ from clusterviz.apimachinery.names import is_qualified_name
 from .common import Errors, as_dict, get_str, get_str_list
 from .meta import STANDARD_FINALIZERS, name_is_dns_label, validate_object_meta, validate_object_meta_update
 
-NAMESPACE_PHASES = ["Active", "Terminating"]
-
 
 def validate_namespace(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Errors:
     _, errs = validate_object_meta(obj, namespaced=False, name_fn=name_is_dns_label)

@@ -7,6 +7,7 @@ from typing import Any
 
 from clusterviz.apimachinery.field import FieldError, forbidden, invalid
 from clusterviz.apimachinery.names import is_valid_label_value
+from clusterviz.apimachinery.unstructured import dict_or_empty, list_or_empty
 
 from .common import (
     Errors,
@@ -95,8 +96,8 @@ def validate_node(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Err
         get_dict(status, "nodeInfo", "status", errs)
     if old is not None:
         errs.extend(validate_object_meta_update(obj, old))
-        old_spec = old.get("spec") if isinstance(old.get("spec"), dict) else {}
-        old_cidrs = old_spec.get("podCIDRs") if isinstance(old_spec.get("podCIDRs"), list) else []
+        old_spec = dict_or_empty(old.get("spec"))
+        old_cidrs = list_or_empty(old_spec.get("podCIDRs"))
         if old_cidrs and old_cidrs != pod_cidrs:
             errs.append(forbidden("spec.podCIDRs", 'node updates may not change podCIDR except from "" to valid'))
         old_provider = old_spec.get("providerID")

@@ -12,6 +12,7 @@ from clusterviz.apimachinery.field import (
     not_supported,
     required,
 )
+from clusterviz.apimachinery.unstructured import dict_or_empty, list_or_empty
 
 from .affinity import validate_affinity
 from .common import (
@@ -181,16 +182,16 @@ def validate_pod_update(new: dict[str, Any], old: dict[str, Any]) -> Errors:
     is fixed like the rest of the spec.
     """
     errs: Errors = []
-    new_spec = new.get("spec") if isinstance(new.get("spec"), dict) else {}
-    old_spec = old.get("spec") if isinstance(old.get("spec"), dict) else {}
+    new_spec = dict_or_empty(new.get("spec"))
+    old_spec = dict_or_empty(old.get("spec"))
     spec_path = "spec"
 
-    new_containers = new_spec.get("containers") if isinstance(new_spec.get("containers"), list) else []
-    old_containers = old_spec.get("containers") if isinstance(old_spec.get("containers"), list) else []
+    new_containers = list_or_empty(new_spec.get("containers"))
+    old_containers = list_or_empty(old_spec.get("containers"))
     if len(new_containers) != len(old_containers):
         return [forbidden(child(spec_path, "containers"), "pod updates may not add or remove containers")]
-    new_init = new_spec.get("initContainers") if isinstance(new_spec.get("initContainers"), list) else []
-    old_init = old_spec.get("initContainers") if isinstance(old_spec.get("initContainers"), list) else []
+    new_init = list_or_empty(new_spec.get("initContainers"))
+    old_init = list_or_empty(old_spec.get("initContainers"))
     if len(new_init) != len(old_init):
         return [forbidden(child(spec_path, "initContainers"), "pod updates may not add or remove containers")]
 
@@ -203,8 +204,8 @@ def validate_pod_update(new: dict[str, Any], old: dict[str, Any]) -> Errors:
     elif new_deadline is None and old_deadline is not None:
         errs.append(invalid(deadline_path, None, "must not update from a positive integer to nil value"))
 
-    new_tolerations = new_spec.get("tolerations") if isinstance(new_spec.get("tolerations"), list) else []
-    old_tolerations = old_spec.get("tolerations") if isinstance(old_spec.get("tolerations"), list) else []
+    new_tolerations = list_or_empty(new_spec.get("tolerations"))
+    old_tolerations = list_or_empty(old_spec.get("tolerations"))
     new_keys = [_toleration_key(t) for t in new_tolerations]
     if any(_toleration_key(t) not in new_keys for t in old_tolerations):
         errs.append(

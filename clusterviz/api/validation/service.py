@@ -12,6 +12,7 @@ from clusterviz.apimachinery.field import (
     not_supported,
     required,
 )
+from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from .common import (
     BAD,
@@ -240,7 +241,7 @@ def _primary_ip(spec: dict[str, Any]) -> str:
 
 def _validate_cluster_ip_update(spec: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
     """The allocated clusterIP is fixed (an update that leaves it out keeps it)."""
-    old_spec = old.get("spec") if isinstance(old.get("spec"), dict) else {}
+    old_spec = dict_or_empty(old.get("spec"))
     if "ExternalName" in (spec.get("type"), old_spec.get("type")):
         return []
     new_ip, old_ip = _primary_ip(spec), _primary_ip(old_spec)

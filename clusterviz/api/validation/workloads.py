@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from clusterviz.apimachinery.field import forbidden, invalid, not_supported, required
 from clusterviz.apimachinery.labels import Selector, SelectorError, selector_from_label_selector, selector_from_set
+from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from .common import (
     BAD,
@@ -208,8 +209,8 @@ def validate_replica_set(obj: dict[str, Any], old: dict[str, Any] | None = None)
 
 
 def _selector_immutable(obj: dict[str, Any], old: dict[str, Any]) -> Errors:
-    new_spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
-    old_spec = old.get("spec") if isinstance(old.get("spec"), dict) else {}
+    new_spec = dict_or_empty(obj.get("spec"))
+    old_spec = dict_or_empty(old.get("spec"))
     return immutable(new_spec.get("selector"), old_spec.get("selector"), "spec.selector")
 
 

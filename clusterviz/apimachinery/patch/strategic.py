@@ -34,10 +34,11 @@ Result documents never contain ``$``-directives. Malformed patches raise
 from __future__ import annotations
 
 import copy
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final, Literal
 
 from clusterviz.apimachinery.patch.errors import PatchError
 
@@ -220,12 +221,18 @@ _LIST_TYPE = "[]interface {}"
 # --- the merge ------------------------------------------------------------------
 
 
-class _Deleted:
-    """Marker returned when a map patch carries ``$patch: delete``."""
+class _Marker(enum.Enum):
+    """Markers a type checker can tell apart from the values they stand beside."""
+
+    # Returned when a map patch carries ``$patch: delete``.
+    DELETED = enum.auto()
+    # A key the map does not have (None is a value: the key deletes).
+    MISSING = enum.auto()
 
 
-_DELETED = _Deleted()
-_MISSING = object()
+_Deleted = Literal[_Marker.DELETED]
+_DELETED: Final = _Marker.DELETED
+_MISSING: Final = _Marker.MISSING
 
 
 def _kind(value: Any) -> str:
@@ -476,10 +483,7 @@ class _Merger:
                 continue
             if patch_list is not _MISSING and not isinstance(patch_list, list):
                 raise _bad_arg_type(_LIST_TYPE, patch_list)
-            found_original = current is not None
-            found_patch = patch_list is not _MISSING
-
-            if found_patch:
+            if patch_list is not _MISSING:
                 self.validate_patch_with_order(patch_list, order, merge_key)
             if merge_key is not None:
                 for item in order:
@@ -488,11 +492,11 @@ class _Merger:
                     if merge_key not in item:
                         raise _no_merge_key(item, merge_key)
 
-            if found_original and found_patch:
+            if current is not None and patch_list is not _MISSING:
                 merged = self.merge_slice(current, patch_list, merge_key, child)
-            elif found_patch:
+            elif patch_list is not _MISSING:
                 merged = self.merge_slice([], patch_list, merge_key, child)
-            elif found_original:
+            elif current is not None:
                 merged = current
             else:
                 continue
@@ -598,7 +602,7 @@ class _Merger:
                 merged.append(self.clean_map(item, path))
             else:
                 result = self.merge_map(merged[position], item, path)
-                assert not isinstance(result, _Deleted)  # directives were taken out above
+                assert result is not _DELETED  # directives were taken out above
                 merged[position] = result
 
         patch_items, server_only = _partition(merged, patch, merge_key)

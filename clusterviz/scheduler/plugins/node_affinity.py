@@ -29,7 +29,6 @@ from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
 
 NAME = "NodeAffinity"
 LEGACY_FILTER_NAME = "MatchNodeSelector"
-LEGACY_FILTER_ALIASES = ("PodSelectorMatches",)
 LEGACY_SCORE_NAME = "NodeAffinityPriority"
 
 REASON_POD = "node(s) didn't match Pod's node affinity/selector"
@@ -215,7 +214,8 @@ class PreferredTerms:
     @classmethod
     def parse(cls, raw_terms: Sequence[Mapping[str, Any]]) -> PreferredTerms:
         """Parse ``preferredDuringSchedulingIgnoredDuringExecution``; raises ValueError when invalid."""
-        out, errors = [], []
+        out: list[tuple[int, NodeSelectorTerm]] = []
+        errors: list[str] = []
         for i, raw in enumerate(raw_terms):
             weight = int(raw.get("weight") or 0)
             term = parse_node_selector_term(raw.get("preference") or {}, f"[{i}].")

@@ -37,7 +37,6 @@ from clusterviz.scheduler.plugins.taint_toleration import NO_EXECUTE, NO_SCHEDUL
 NAME = "PodTopologySpread"
 LEGACY_FILTER_NAME = "EvenPodsSpread"
 LEGACY_SCORE_NAME = "EvenPodsSpreadPriority"
-LEGACY_DEFAULT_SCORE_NAME = "SelectorSpreadPriority"
 
 REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
 REASON_NODE_LABEL_NOT_MATCH = REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)"

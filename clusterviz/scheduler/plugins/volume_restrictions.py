@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from clusterviz.apimachinery.unstructured import str_or_empty
 from clusterviz.scheduler.framework import (
     ActionType,
     BasePlugin,
@@ -97,12 +98,12 @@ def satisfies_volume_conflicts(pod: PodInfo, node: NodeInfo) -> bool:
 
 def _rwop_claim_keys(pod: PodInfo, pvcs: Mapping[str, Mapping[str, Any]]) -> tuple[list[str], str]:
     """The Pod's ReadWriteOncePod claims as ``namespace/name`` keys, and the first claim that does not exist ("")."""
-    keys = []
+    keys: list[str] = []
     for volume in pod.spec.get("volumes") or []:
         if volume.get("ephemeral"):
             claim = f"{pod.name}-{volume.get('name', '')}"
         else:
-            claim = (volume.get("persistentVolumeClaim") or {}).get("claimName")
+            claim = str_or_empty((volume.get("persistentVolumeClaim") or {}).get("claimName"))
         if not claim:
             continue
         key = f"{pod.namespace}/{claim}"

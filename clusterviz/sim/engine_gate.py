@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from clusterviz.api import codec, errors
+from clusterviz.api.gate import Classify
 from clusterviz.api.request import ApiRequest, ResourcePath
 from clusterviz.store import kv, notify
 from clusterviz.store.threads import in_thread
@@ -23,8 +24,6 @@ QUIET_KINDS = frozenset({"Lease", "Event", "SchedulingDecision"})
 
 _events_since = in_thread(kv.events_since)
 _current_revision = in_thread(kv.current_revision)
-
-Classify = Callable[[str, dict[str, Any], dict[str, Any] | None], str]
 
 
 def _body_of(req: ApiRequest) -> dict[str, Any] | None:
@@ -150,7 +149,7 @@ class EngineGate:
                                       steps.store, f"The API server writes {noun} to etcd")
             obj = await perform()
             if not self._quiet(rp):
-                steps: flow.WriteSteps = req.context.get("steps", flow.NO_STEPS)
+                steps = req.context.get("steps", flow.NO_STEPS)
                 kind, namespace, name = object_ref(obj, rp.resource.kind)
                 revision = (obj.get("metadata") or {}).get("resourceVersion", "")
                 word = "deleted" if verb == "delete" else "stored"

@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from clusterviz.api import clock, errors, handlers, resources, virtual
+from clusterviz.api.component import SimSettings
 from clusterviz.api.request import ApiRequest, ApiResponse, ResourcePath
 from clusterviz.apimachinery.field import invalid, not_supported
 from clusterviz.store.threads import in_thread
@@ -57,7 +58,7 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
     running = await registry.ensure(cluster)
     if running is not None:
         engine, settings = running.engine, running.ctx.settings
-        state = {
+        state: dict[str, Any] = {
             "mode": engine.mode,
             "speed": engine.speed,
             "time": engine.now,
@@ -72,8 +73,6 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
         }
     else:
         saved = await trace.load_state(cluster)
-        from .context import SimSettings
-
         settings = SimSettings(**saved.settings)
         state = {"mode": saved.mode, "speed": saved.speed, "time": saved.time, "last_seq": saved.last_seq, "pending": 0,
                  "wall": saved.epoch + timedelta(seconds=saved.time) if saved.epoch else clock.now()}
