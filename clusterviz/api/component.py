@@ -28,9 +28,9 @@ class Waiter(Protocol):
     """What a component waits through: a future resolved by ``wake``, during which it counts as idle."""
 
     async def wait_for(
-        self, future: asyncio.Future[Any], timeout: float | None = None, *, background: bool = False
+        self, future: asyncio.Future[Any], timeout: float | None = None, *, background: bool = False, what: str = ""
     ) -> Any:
-        """Wait on ``future``, or until ``timeout`` simulated seconds pass."""
+        """Wait on ``future``, or until ``timeout`` simulated seconds pass (``what`` says what happens then)."""
         ...
 
     def wake(self, future: asyncio.Future[Any], value: Any = None) -> None:
@@ -50,8 +50,9 @@ class Engine(Waiter, Protocol):
         """Simulated time as a timestamp."""
         ...
 
-    async def sleep(self, seconds: float, *, background: bool = False) -> None:
-        """Wait ``seconds`` of simulated time; ``background`` timers do not keep fast-forward going."""
+    async def sleep(self, seconds: float, *, background: bool = False, what: str = "") -> None:
+        """Wait ``seconds`` of simulated time; ``background`` timers do not keep fast-forward going; ``what``
+        says what happens then, for the simulation's status (what is due next)."""
         ...
 
     def spawn(self, name: str, factory: Callable[[], Awaitable[None]]) -> asyncio.Task[None]:

@@ -236,8 +236,10 @@ async def next_beat(request: HttpRequest, cluster: str) -> JsonResponse:
         message = await _deliver(client)
         if message is None:
             due = await _skip(client)
+            if due is None:
+                break
             began = due if began is None else began
-            if due is None or due - began > SKIP_SECONDS:
+            if due - began > SKIP_SECONDS:
                 break
             # What the timer set off (and anything due before it) was delivered by the skip.
             fresh = await _trace(client, messages[-1]["seq"] if messages else presentation.start_seq)

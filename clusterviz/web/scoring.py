@@ -398,7 +398,7 @@ def _walkthrough(panel: Panel) -> list[Step]:
         failed = [(plugin, cell) for plugin, cell in zip(panel.filters, row.cells, strict=True) if cell.css == "fail"]
         if failed:
             text = _("%(node)s is filtered out.") % {"node": row.node}
-            detail = format_html_join(
+            detail: str | SafeString = format_html_join(
                 " ",
                 _("{plugin}: {reason}. {explanation}"),
                 (

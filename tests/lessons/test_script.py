@@ -11,7 +11,7 @@ from clusterviz.api import codec
 from clusterviz.api.client import resource_for
 from clusterviz.lessons import BY_SLUG, LESSONS, Action
 from clusterviz.lessons.script import ACTION_KINDS
-from clusterviz.sim.resources import TIMINGS
+from clusterviz.sim.api_group import TIMINGS
 
 ACTIONS = [(lesson.slug, action) for lesson in LESSONS for action in lesson.actions]
 

@@ -1,5 +1,7 @@
 """Classes keep their preset when the classroom scenarios became lessons with new slugs."""
 
+from typing import Any
+
 from django.db import migrations, models
 
 # Old scenario key -> lesson slug, for the four whose name changed.
@@ -11,13 +13,13 @@ RENAMED = {
 }
 
 
-def to_lesson_slugs(apps, schema_editor):
+def to_lesson_slugs(apps: Any, schema_editor: Any) -> None:
     classroom = apps.get_model("classroom", "Classroom")
     for old, new in RENAMED.items():
         classroom.objects.filter(preset=old).update(preset=new)
 
 
-def to_scenario_keys(apps, schema_editor):
+def to_scenario_keys(apps: Any, schema_editor: Any) -> None:
     classroom = apps.get_model("classroom", "Classroom")
     for old, new in RENAMED.items():
         classroom.objects.filter(preset=new).update(preset=old)
