@@ -105,13 +105,13 @@ class Client:
 
     async def create(self, obj: dict[str, Any], namespace: str = "", **query: str) -> dict[str, Any]:
         resource = resource_for(obj)
-        ns = namespace or (obj.get("metadata") or {}).get("namespace") or ("default" if resource.namespaced else "")
+        ns = namespace or _meta(obj).get("namespace") or ("default" if resource.namespaced else "")
         resp = await self.request("POST", path_for(resource, ns), payload=obj, query=query)
         return resp.body
 
     async def update(self, obj: dict[str, Any], sub: str = "") -> dict[str, Any]:
         resource = resource_for(obj)
-        meta = obj.get("metadata") or {}
+        meta = _meta(obj)
         path = path_for(resource, meta.get("namespace", ""), meta.get("name", ""), sub)
         resp = await self.request("PUT", path, payload=obj)
         return resp.body
@@ -153,3 +153,9 @@ class Client:
         assert resp.stream is not None
         async for event in resp.stream:
             yield event
+
+
+def _meta(obj: dict[str, Any]) -> dict[str, Any]:
+    """An object's metadata for finding its path; anything but a mapping is left for validation to refuse."""
+    meta = obj.get("metadata")
+    return meta if isinstance(meta, dict) else {}

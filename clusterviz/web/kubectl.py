@@ -129,6 +129,11 @@ async def run(request: HttpRequest, cluster: str, line: str, work: Work, held_no
         held = simulation["spec"]["mode"] in ("step", "paused")
     except errors.StatusError:
         held = False  # the reply still says the write is on its way
+    if not held:
+        # Nothing holds the write, only a busy server: answer when it is done, as kubectl waits for it.
+        done, _pending = await asyncio.wait({task}, timeout=RESULT_WAIT)
+        if task in done:
+            return _outcome(request, cluster, token, line, task.result(), queued=False)
     notice = (held_notice or _("waiting at hop 1: press Next numbered hop")) if held else _(
         "sent; waiting for the API server's answer"
     )

@@ -162,3 +162,10 @@ def test_refused_writes_over_http_get_a_status_and_write_nothing(live, live_clus
     assert_refusal_is_a_status(resp.status, reply, resp.getheader("Content-Type", ""), method)
     assert resp.status >= 400
     assert _live_state(live) == before
+
+
+async def test_a_path_with_a_newline_is_answered_by_the_api_not_by_a_page(async_client):
+    resp = await async_client.get("/c/demo/api/\n", HTTP_ACCEPT="application/json")
+    assert resp.status_code < 500
+    assert resp["Content-Type"].startswith("application/json")
+    assert json.loads(resp.content)["kind"] in ("APIVersions", "Status")

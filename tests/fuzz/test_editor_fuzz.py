@@ -121,3 +121,12 @@ async def test_a_syntax_error_is_shown_at_its_line_even_after_a_value_json_canno
     text = "apiVersion: v1\nkind: ConfigMap\ndata: {big: 9223372036854775808}\n---\nkind: [Pod\n"
     resp = await async_client.post(f"/c/{CLUSTER}/yaml", {"action": "apply", "yaml": text})
     assert re.search(r'data-line="[56]"', resp.content.decode()), resp.content.decode()
+
+
+async def test_a_document_whose_metadata_is_a_list_is_refused_not_a_crash(async_client):
+    before = await revision()
+    text = "apiVersion: v1\nkind: Node\nmetadata:\n- '{\"name\": \"jj\"}'\nspec: {}\n"
+    resp = await async_client.post(f"/c/{CLUSTER}/yaml", {"action": "create", "yaml": text})
+    assert resp.status_code == 200
+    assert 'class="flash ok"' not in resp.content.decode()
+    assert await revision() == before
