@@ -1,4 +1,5 @@
-"""Make docs/screenshots/ from a real browser: the demo cluster after applying the seeds' Deployment.
+"""Make docs/screenshots/ from a real browser: the demo cluster after applying the seeds' Deployment, and the
+presenter view of the resources lesson at hop 9 (English, Chinese, and with its scoring overlay open).
 
 Run: .venv/bin/python scripts/screenshots.py   (needs Debian's chromium and the machine's kubectl)
 """
@@ -61,8 +62,47 @@ def main() -> None:
                                 f"--window-size={width},{height}", f"--screenshot={target}",
                                 f"{server.url}/c/demo/"], check=True, capture_output=True)
                 print(target.relative_to(ROOT))
+            presenter(server, out)
         finally:
             server.stop()
+
+
+def presenter(server: LiveServer, out: Path) -> None:
+    """The resources lesson on the presenter view, told up to the scheduler's verdicts and scores (hop 9)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_FLAGS[1:])
+        for language in ("en", "zh-hans"):
+            cluster = f"present-{language}"
+            server.manage("createcluster", cluster, "--nodes", "3")
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            page.context.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
+            page.goto(f"{server.url}/c/{cluster}/present/?lesson=resources")
+            page.wait_for_selector("#map .lane")
+            page.click("form.action button")
+            page.wait_for_selector("#outcome .flash")
+            for _press in range(12):
+                page.click("#next")
+                page.wait_for_function("document.getElementById('present').dataset.busy !== 'true' && "
+                                       "document.getElementById('present').dataset.playing !== 'true'")
+                if page.inner_text("#hop-label") == "9":
+                    break
+            page.click("#next")  # the reveal, after the class has guessed
+            page.wait_for_selector("#map .lane.winner")
+            page.wait_for_timeout(1500)  # wall-clock: the last token comes to rest
+            target = out / f"present-{'zh' if language != 'en' else 'en'}-1920x1080.png"
+            page.screenshot(path=str(target))
+            print(target.relative_to(ROOT))
+            if language == "en":
+                page.click("#open-scoring")
+                page.wait_for_selector("#overlay #scoring-panel")
+                page.wait_for_timeout(500)  # wall-clock: the panel's fonts settle
+                target = out / "present-scoring-1920x1080.png"
+                page.screenshot(path=str(target))
+                print(target.relative_to(ROOT))
+            page.close()
+        browser.close()
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from clusterviz.lessons.script import Action, Lesson
 from . import kubectl, story
 from .actions import node_meaning
 from .captions import CLIENTS, caption
-from .language import chinese
+from .language import chinese, translate_upstream
 from .models import Presentation
 
 log = logging.getLogger(__name__)
@@ -173,13 +173,31 @@ async def _pinned(client: Client, pod: str, messages: list[dict[str, Any]]) -> b
     return bool((found.get("spec") or {}).get("nodeName"))
 
 
+async def _no_fit(client: Client, told: story.Story) -> dict[str, str] | None:
+    """Why no node fits the followed Pod, when its story stops at the scheduler (upstream's message, translated)."""
+    if not told.pod or told.progress != 9:
+        return None
+    namespace = next((m["object"]["namespace"] for b in told.beats for m in b.messages), "default") or "default"
+    listed = await client.list("schedulingdecisions", namespace, label_selector=f"clusterviz.io/pod={told.pod}")
+    latest = max(listed["items"], key=lambda d: d.get("attempt", 0), default=None)
+    if latest is None or latest.get("selected"):
+        return None
+    message = str(latest.get("message") or "")
+    return {"text": translate_upstream(message), "upstream": message}
+
+
+async def _payload(client: Client, told: story.Story, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    payload = story_payload(told, messages, await _pinned(client, told.pod, messages))
+    payload["noFit"] = await _no_fit(client, told)
+    return payload
+
+
 async def story_json(request: HttpRequest, cluster: str) -> JsonResponse:
     """The followed Pod's story so far."""
     client = Client(cluster, "dashboard")
     presentation = await _presentation(cluster)
     messages = await _trace(client, presentation.start_seq)
-    told = _story(presentation, messages)
-    return JsonResponse(story_payload(told, messages, await _pinned(client, told.pod, messages)))
+    return JsonResponse(await _payload(client, _story(presentation, messages), messages))
 
 
 WRITES = frozenset({"create", "update", "patch", "delete", "bind"})
@@ -256,7 +274,7 @@ async def next_beat(request: HttpRequest, cluster: str) -> JsonResponse:
                 break
         if stop is not None or len(told.done) > before:
             break
-    payload = story_payload(told, messages, await _pinned(client, told.pod, messages))
+    payload = await _payload(client, told, messages)
     payload["delivered"] = delivered
     if stop is not None:
         payload["stop"] = {**stop, "caption": caption(stop)}

@@ -11,6 +11,9 @@ import asyncio
 import json
 from typing import Any
 
+from django.utils import translation
+
+from .captions import timer
 from .cluster_map import map_state
 from .consumers import CONTROLS_SECONDS, ClusterConsumer
 
@@ -62,6 +65,11 @@ class PresenterConsumer(ClusterConsumer):
             simulation = await self.client.get("simulations", "default")
             self.eviction_timeout = float(simulation["spec"].get("podEvictionTimeoutSeconds", DEFAULT_EVICTION_TIMEOUT))
             now = {"spec": simulation["spec"], "status": simulation["status"]}
+            due = simulation["status"].get("next")
+            if due:
+                # What is due next, in the page's language (the presenter shows it while the class waits).
+                with translation.override(self.language):
+                    now["due"] = {"what": timer(str(due.get("what", ""))), "time": due.get("time", 0)}
             if now != shown:
                 await self.send(text_data=json.dumps({"simulation": now}))
                 shown = now

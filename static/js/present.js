@@ -442,7 +442,15 @@ async function showScoring(revealed) {
   scoring = { record: records[0], revealed: false };
   drawScoring();
   if (!scoring.record.selected) {
-    subtitle("9", text("nofit"), scoring.record.message || "");
+    subtitle("9", text("nofit"), story.noFit?.text || "");
+    // Upstream's own words beside the translation, in small type, as the scoring panel shows them.
+    if (story.noFit && story.noFit.upstream !== story.noFit.text) {
+      const upstream = document.createElement("small");
+      upstream.lang = "en";
+      upstream.className = "upstream";
+      upstream.textContent = ` ${story.noFit.upstream}`;
+      document.getElementById("sub-why").append(upstream);
+    }
     return;
   }
   if (revealed) await revealScores(true);
@@ -524,9 +532,29 @@ async function revealScores(instant = false) {
   markWinner();
 }
 
+// The plugin whose weighted points made the difference between the winner and the runner-up.
+function decider(nodes, selected) {
+  const winner = nodes.find((n) => n.name === selected);
+  const others = nodes.filter((n) => n.name !== selected).sort((a, b) => b.total - a.total);
+  if (!winner || !others.length) return null;
+  const points = (node, plugin) => node.scores.find((s) => s.plugin === plugin)?.weighted ?? 0;
+  const best = winner.scores
+    .map((s) => ({ plugin: s.plugin, gain: points(winner, s.plugin) - points(others[0], s.plugin) }))
+    .sort((a, b) => b.gain - a.gain)[0];
+  return best && best.gain > 0 ? { ...best, over: others[0].name } : null;
+}
+
 function markWinner() {
   const selected = scoring?.record.selected;
   if (!selected) return;
+  const nodes = (scoring.record.nodes || []).filter((n) => n.feasible);
+  const winner = nodes.find((n) => n.name === selected);
+  const decided = decider(nodes, selected);
+  if (winner && scoring.revealed !== "told" && story.beats[view]?.label === "9") {
+    document.getElementById("sub-why").textContent = `★ ${selected} ${winner.total}` +
+      (decided ? ` · ${text("decided")} ${decided.plugin} (+${decided.gain} / ${decided.over})` : "");
+    scoring.revealed = "told";
+  }
   for (const [name, lane] of lanes) {
     lane.group.classList.toggle("winner", name === selected);
     lane.group.classList.toggle("loser", name !== selected);
@@ -534,7 +562,6 @@ function markWinner() {
   const lane = lanes.get(selected);
   const badge = lane?.group.querySelector(".verdict .score");
   if (badge && !badge.textContent.includes("★")) badge.textContent = `★ ${badge.textContent}`;
-  if (scoring && !scoring.revealed) scoring.revealed = true;
 }
 
 // --- the websocket and the controls ----------------------------------------------------------
@@ -553,6 +580,9 @@ function connect() {
       const { spec, status } = frame.simulation;
       clock = { wall: Date.parse(status.wall), at: performance.now(), speed: spec.speed, live: spec.mode === "live" };
       document.querySelectorAll(".modes button").forEach((b) => b.classList.toggle("on", b.dataset.mode === spec.mode));
+      // While the class waits in step mode, what the simulation will do next and when.
+      const due = frame.due && spec.mode !== "live" ? `${text("next")} ${frame.due.what} · t = ${Number(frame.due.time).toFixed(1)} s` : "";
+      document.getElementById("due").textContent = due;
     }
     if (frame.flows && clock.live) {
       clearTimeout(refresh);
