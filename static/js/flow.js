@@ -2,7 +2,8 @@
 // node (its kubelet and container runtime). Every delivered bus message moves as a numbered token along
 // its arrow, and the caption (from the server, in the page's language) says what happened and why.
 // It only draws what the server says was delivered; it never invents a hop.
-const NS = "http://www.w3.org/2000/svg";
+import { el, pointAt } from "./svg.js";
+
 const svg = document.getElementById("flow");
 const timeline = document.getElementById("timeline");
 const captionBox = document.getElementById("caption");
@@ -28,13 +29,6 @@ const CLIENTS = new Set(["kubectl", "client", "dashboard"]);
 const known = (svg?.dataset.nodes || "").split(" ").filter(Boolean);
 let edges = new Map(); // "a|b" -> points from a to b
 let shown = new Set(); // nodes with a lane of their own
-
-function el(name, attrs, parent) {
-  const node = document.createElementNS(NS, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  parent?.appendChild(node);
-  return node;
-}
 
 function camel(key) {
   return key.replace(/(^|-)(\w)/g, (_m, _d, c) => c.toUpperCase());
@@ -160,19 +154,6 @@ function route(message) {
   const from = place(message.from, message.object);
   const to = place(message.to, message.object);
   return from && to ? edges.get(`${from}|${to}`) ?? null : null;
-}
-
-function pointAt(points, t) {
-  const lengths = points.slice(1).map((p, i) => Math.hypot(p[0] - points[i][0], p[1] - points[i][1]));
-  let left = t * lengths.reduce((a, b) => a + b, 0);
-  for (let i = 0; i < lengths.length; i++) {
-    if (left <= lengths[i] || i === lengths.length - 1) {
-      const f = lengths[i] ? Math.min(1, left / lengths[i]) : 1;
-      return [points[i][0] + f * (points[i + 1][0] - points[i][0]), points[i][1] + f * (points[i + 1][1] - points[i][1])];
-    }
-    left -= lengths[i];
-  }
-  return points[points.length - 1];
 }
 
 function focus(points) {

@@ -2,7 +2,8 @@
 // one Pod's story told beat by beat (Next / Back), the scheduler's verdicts and scores drawn in the
 // lanes at hop 9, and subtitles. It draws only what the server reports: the story comes from
 // story.json (built from the trace), the lanes from the websocket's list-watch frames.
-const NS = "http://www.w3.org/2000/svg";
+import { el, pointAt } from "./svg.js";
+
 const root = document.getElementById("present");
 const svg = document.getElementById("map");
 const data = root.dataset;
@@ -23,13 +24,6 @@ let played = 0; // beats already told once (new ones play when they arrive)
 let scoring = null; // {record, revealed} while hop 9 is on show
 let clock = { wall: 0, at: 0, speed: 1, live: false };
 const queues = new Map(); // edge -> promise: tokens on one arrow queue, they never stack
-
-function el(name, attrs, parent) {
-  const node = document.createElementNS(NS, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  parent?.appendChild(node);
-  return node;
-}
 
 function text(key) {
   return data[`text${key[0].toUpperCase()}${key.slice(1)}`] || key;
@@ -266,19 +260,6 @@ function place(component, object) {
     return `${kind}/${lanes.has(name) ? name : "*"}`;
   }
   return ["apiserver", "etcd", "scheduler"].includes(component) ? component : null;
-}
-
-function pointAt(points, t) {
-  const lengths = points.slice(1).map((p, i) => Math.hypot(p[0] - points[i][0], p[1] - points[i][1]));
-  let left = t * lengths.reduce((a, b) => a + b, 0);
-  for (let i = 0; i < lengths.length; i++) {
-    if (left <= lengths[i] || i === lengths.length - 1) {
-      const f = lengths[i] ? Math.min(1, left / lengths[i]) : 1;
-      return [points[i][0] + f * (points[i + 1][0] - points[i][0]), points[i][1] + f * (points[i + 1][1] - points[i][1])];
-    }
-    left -= lengths[i];
-  }
-  return points[points.length - 1];
 }
 
 function move(points, tag) {
