@@ -41,29 +41,29 @@ CREATION_FLOW = Lesson(
         Step(
             "kubectl apply sends the Deployment myapp (3 replicas of soscscs/myapp:v1) to the API server "
             "(port 6443 in a real cluster). Step through and follow the numbered hops.",
-            "kubectl apply 把 Deployment myapp（3 个副本，镜像 soscscs/myapp:v1）发给 APIServer（真实集群中是 6443 "
+            "kubectl apply 把 Deployment myapp（3 个副本，镜像 soscscs/myapp:v1）发给 API Server（真实集群中是 6443 "
             "端口）。单步执行，跟着编号的消息走。",
             APPLY,
         ),
         Step(
             "Hops 1-3: kubectl → API server → etcd → API server. Only the API server reads and writes etcd; "
             "\"created\" means stored in etcd.",
-            "第 1-3 步：kubectl → APIServer → etcd → APIServer。只有 APIServer 读写 etcd；返回 created 就表示已经写入 etcd。",
+            "第 1-3 步：kubectl → API Server → etcd → API Server。只有 API Server 读写 etcd；回复“已创建”就表示已经写入 etcd。",
             question="Nobody has told the controller manager yet. How will it find out about the new Deployment?",
-            question_zh="还没有人通知 Controller Manager。它怎么知道有了新的 Deployment？",
+            question_zh="还没有人通知控制器管理器。它怎么知道有了新的 Deployment？",
         ),
         Step(
             "Hops 4-5: the controller manager has been watching the API server all along (list-watch). Its "
             "controllers see fewer Pods than desired, so they ask the API server to create the replicas (6-8): "
             "the replication controller's job, \"scale up / scale down\".",
-            "第 4-5 步：Controller Manager 一直在通过 list-watch 监听 APIServer。控制器发现 Pod 数量少于期望的副本数，"
-            "就请 APIServer 创建副本（第 6-8 步），这正是 Replication Controller“扩容缩容的担当”。",
+            "第 4-5 步：控制器管理器一直在通过 list-watch 监听 API Server。控制器发现 Pod 数量少于期望的副本数，"
+            "就请 API Server 创建副本（第 6-8 步），这正是教材中 ReplicationController“扩容缩容的担当”的职责。",
         ),
         Step(
             "Hop 9: the scheduler (调度器) watches for Pods whose spec.nodeName is empty. It filters the nodes "
             "(predicates, 预选策略), scores the rest (priorities, 优选策略), and writes a binding (10-11).",
-            "第 9 步：调度器监听 spec.nodeName 为空的 Pod，先用预选策略（predicate）过滤节点，再用优选策略（priorities）"
-            "打分，然后写入 binding（第 10-11 步）。",
+            "第 9 步：调度器监听 spec.nodeName 为空的 Pod，先过滤节点（预选策略），再给剩下的节点打分（优选策略），"
+            "然后写入绑定（第 10-11 步）。",
             question="Three empty, identical nodes and three replicas: where will they go?",
             question_zh="三个一模一样的空节点，三个副本：它们会被放到哪里？",
         ),
@@ -79,8 +79,8 @@ CREATION_FLOW = Lesson(
             "reports the Pod's status, which the API server stores in etcd. kubectl get pods -o wide shows them "
             "Running; kubectl describe pod lists Scheduled, Pulling, Pulled, Created, Started.",
             "第 12-13 步：各节点上的 kubelet（同样在 list-watch）拉取镜像 soscscs/myapp:v1、启动容器并上报 Pod 状态，"
-            "APIServer 把状态存入 etcd。kubectl get pods -o wide 显示 Running；kubectl describe pod 的事件依次是 "
-            "Scheduled、Pulling、Pulled、Created、Started。",
+            "API Server 把状态存入 etcd。kubectl get pods -o wide 显示 Running；kubectl describe pod 的事件依次是 "
+            "Scheduled、开始拉取镜像、Pulled、Created、Started。",
         ),
     ),
 )
@@ -99,7 +99,7 @@ NODE_NAME = Lesson(
         Step(
             "No: the scheduler only takes Pods whose spec.nodeName is empty. The Pods go straight from the "
             "controller manager to node01's kubelet; nodeName is a forced match (PodFitsHost), no scoring at all.",
-            "不会：调度器只处理 spec.nodeName 为空的 Pod。Pod 从 Controller Manager 直接交给 node01 的 kubelet；"
+            "不会：调度器只处理 spec.nodeName 为空的 Pod。Pod 从控制器管理器直接交给 node01 的 kubelet；"
             "nodeName 是强制匹配（PodFitsHost），跳过调度器的调度策略，没有打分。",
         ),
         Step(
@@ -132,7 +132,7 @@ NODE_SELECTOR = Lesson(
             "FailedScheduling \"0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector\". "
             "The scheduler keeps retrying until a node fits.",
             "它们一直处于 Pending：所有节点都通不过预选策略 PodSelectorMatches（插件 NodeAffinity），事件 FailedScheduling："
-            "“0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector”。调度器会不断重试，直到有节点满足条件。",
+            "“0/3 个节点可用：3 个节点不满足 Pod 的节点亲和性/nodeSelector”。调度器会不断重试，直到有节点满足条件。",
         ),
         Step(
             "Label node02 disktype=ssd, exactly as kubectl label node does.",
@@ -294,7 +294,7 @@ POD_AFFINITY = Lesson(
             "node03 and node04 fail InterPodAffinity (\"didn't match pod affinity rules\": no cache in zone-b). The "
             "first replica scores highest on node01, beside the cache; the second cannot share node01 (anti-"
             "affinity), so it takes node02, still in zone-a.",
-            "node03 和 node04 在 InterPodAffinity 过滤中失败（didn't match pod affinity rules：zone-b 没有缓存）。"
+            "node03 和 node04 在 InterPodAffinity 过滤中失败（不满足 Pod 亲和性规则：zone-b 没有缓存）。"
             "第一个副本在 node01（缓存旁边）得分最高；第二个因为反亲和性不能再去 node01，只能去同在 zone-a 的 node02。",
         ),
         Step(
@@ -307,8 +307,8 @@ POD_AFFINITY = Lesson(
         Step(
             "Nowhere: it stays Pending. \"0/4 nodes are available: 2 node(s) didn't match pod affinity rules, 2 "
             "node(s) didn't match pod anti-affinity rules.\" Hard rules are never bent.",
-            "哪里都去不了，一直 Pending：“0/4 nodes are available: 2 node(s) didn't match pod affinity rules, "
-            "2 node(s) didn't match pod anti-affinity rules.” 硬策略必须满足。",
+            "哪里都去不了，一直 Pending：“0/4 个节点可用：2 个节点不满足 Pod 亲和性规则，"
+            "2 个节点不满足 Pod 反亲和性规则。”硬策略必须满足。",
         ),
         Step(
             "The batch Deployment (0 replicas so far) prefers to stay away from the web Pods' zone (soft "
@@ -380,7 +380,7 @@ spec:
         Step(
             "Predicates first: node03 fails PodFitsResources (NodeResourcesFit: Insufficient cpu); node04 and "
             "node05 have a taint balanced does not tolerate.",
-            "先看预选策略：node03 通不过 PodFitsResources（NodeResourcesFit：Insufficient cpu）；node04 和 node05 有 "
+            "先看预选策略：node03 通不过 PodFitsResources（NodeResourcesFit：CPU 不足）；node04 和 node05 有 "
             "balanced 不容忍的污点。",
         ),
         Step(
@@ -442,8 +442,8 @@ PORTS_AND_DISKS = Lesson(
             "Only node03. node01 fails PodFitsHostPorts (NodePorts: \"didn't have free ports for the requested pod "
             "ports\"); node02 fails NoDiskConflict (VolumeRestrictions: \"had no available disk\"): a disk may be "
             "shared on a node only when every mount is read-only.",
-            "只有 node03。node01 通不过 PodFitsHostPorts（NodePorts：didn't have free ports for the requested pod ports）；"
-            "node02 通不过 NoDiskConflict（VolumeRestrictions：had no available disk）：只有都是只读挂载时才能共享同一块磁盘。",
+            "只有 node03。node01 通不过 PodFitsHostPorts（NodePorts：没有空闲的 Pod 所需主机端口）；"
+            "node02 通不过 NoDiskConflict（VolumeRestrictions：没有可用的磁盘）：只有都是只读挂载时才能共享同一块磁盘。",
         ),
         Step(
             "Scale myapp to 2.",
@@ -516,7 +516,7 @@ SCALE_AND_ROLLOUT = Lesson(
         Step(
             "The whole flow from hop 1 again for one new Pod: the replication controller sees 1 of 2, creates a "
             "Pod, the scheduler binds it, a kubelet starts it.",
-            "从第 1 步起整个流程为新 Pod 再走一遍：Replication Controller 发现只有 1/2 个副本，创建 Pod，调度器绑定，kubelet 启动。",
+            "从第 1 步起整个流程为新 Pod 再走一遍：ReplicationController 控制器发现只有 1/2 个副本，创建 Pod，调度器绑定，kubelet 启动。",
         ),
         Step("Scale to 5.", "扩容到 5 个。", _scale("rc/mysql", 5)),
         Step(
@@ -524,7 +524,7 @@ SCALE_AND_ROLLOUT = Lesson(
             "缩容到 1 个。",
             _scale("rc/mysql", 1),
             question="Which four Pods will the replication controller delete?",
-            question_zh="Replication Controller 会删除哪四个 Pod？",
+            question_zh="ReplicationController 控制器会删除哪四个 Pod？",
         ),
         Step(
             "Scale down deletes the least established Pods first: not yet scheduled, then not ready, then the "
@@ -564,7 +564,7 @@ NODE_FAILURE = Lesson(
         ),
         Step(
             "node02 goes down: stop its kubelet. Switch to live mode to let the seconds pass.",
-            "node02 宕机：停止它的 kubelet。切换到 live 模式，让时间流逝。",
+            "node02 宕机：停止它的 kubelet。切换到实时模式，让时间流逝。",
             _kubelet("node02"),
             question="Nobody tells the control plane that node02 died. How will it notice?",
             question_zh="没有人告诉控制平面 node02 挂了。它怎么发现？",
@@ -573,7 +573,7 @@ NODE_FAILURE = Lesson(
             "The node controller in the controller manager watches the kubelets' heartbeats (Leases). After the "
             "grace period it marks node02 NotReady (NodeNotReady), its Pods not ready, and taints it "
             "node.kubernetes.io/unreachable:NoExecute.",
-            "Controller Manager 中的 Node Controller 一直在看 kubelet 的心跳（Lease）。宽限期过后它把 node02 标记为 "
+            "控制器管理器中的节点控制器一直在检查 kubelet 的心跳（租约）。宽限期过后它把 node02 标记为 "
             "NotReady（NodeNotReady），把上面的 Pod 标记为未就绪，并打上污点 node.kubernetes.io/unreachable:NoExecute。",
             question="What happens to the Pod on node02 when its tolerationSeconds run out?",
             question_zh="node02 上的 Pod 容忍时间到了之后会怎样？",
@@ -583,7 +583,7 @@ NODE_FAILURE = Lesson(
             "scheduler puts it on node01 or node03: the Pods are recreated elsewhere, as the seeds' Node Controller "
             "\"repairs\" a failure.",
             "它被驱逐（TaintManagerEviction），ReplicaSet 发现只有 2/3 个副本，创建一个替代 Pod，调度器把它放到 node01 或 "
-            "node03：Pod 在其他节点上重建，这就是教材中 Node Controller 的“修复流程”。",
+            "node03：Pod 在其他节点上重建，这就是教材中节点控制器的“修复流程”。",
         ),
         Step(
             "Start node02's kubelet again: the node is Ready and untainted, but nothing moves back.",
@@ -632,7 +632,7 @@ spec:
         ),
         Step(
             "Now node03 fails: stop its kubelet (this lesson's timings are short; use live mode).",
-            "现在 node03 故障：停止它的 kubelet（本课时间参数很短，用 live 模式）。",
+            "现在 node03 故障：停止它的 kubelet（本课时间参数很短，用实时模式）。",
             _kubelet("node03"),
             question="What happens to node03's addresses?",
             question_zh="node03 上的地址会怎样？",

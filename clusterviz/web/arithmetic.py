@@ -340,7 +340,7 @@ def _balanced_score(inputs: Mapping[str, Any], raw: int) -> list[str]:
         for r in inputs["resources"]
     ]
     std = f"{inputs['std']:.2f}"
-    lines.append(f"std {std} → (1 − {std}) × 100 = {raw}")
+    lines.append(_("std %(std)s → (1 − %(std)s) × 100 = %(raw)d") % {"std": std, "raw": raw})
     return lines
 
 
