@@ -121,14 +121,18 @@ def parse_taint(value: str) -> dict[str, str]:
 def node_patch(node: dict[str, Any], action: str, value: str, overwrite: bool) -> tuple[dict[str, Any], str]:
     """The merge patch of one node action and the line kubectl prints for it ("node/node02 labeled").
 
-    The patch carries the node's resourceVersion, so a change made meanwhile by
-    anyone else is a 409 Conflict rather than a lost update.
+    Like kubectl's, the patch names only what changes, with no resourceVersion precondition (the node's
+    heartbeats change it all the time); only a taint change, which replaces the whole list, carries the
+    node's resourceVersion, so that a taint the node controller adds meanwhile is a 409 Conflict rather
+    than a lost update.
     """
     meta, spec = node["metadata"], node.get("spec") or {}
     name = meta["name"]
     labels = meta.get("labels") or {}
     taints: list[dict[str, Any]] = list(spec.get("taints") or [])
-    patch: dict[str, Any] = {"metadata": {"resourceVersion": meta["resourceVersion"]}}
+    patch: dict[str, Any] = {"metadata": {}}
+    if action in ("taint", "untaint"):
+        patch["metadata"]["resourceVersion"] = meta["resourceVersion"]
     if action == "label":
         key, val = parse_label(value)
         if key in labels and labels[key] != val and not overwrite:

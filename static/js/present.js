@@ -352,6 +352,7 @@ function play(index) {
     }
     if (beat.label === "9") await showScoring(false);
     if (beat.label !== "9" && beat.number <= 11 && !scoring) await showScoring(true);
+    if (beat.label === "10" && scoring?.record.selected) await bindToLane(scoring.record.selected);
     if (story.skipped.length && beat.label === "12") {
       document.getElementById("sub-why").textContent += ` (9–11 ${text("skipped")})`;
     }
@@ -405,10 +406,25 @@ function back() {
   if (view > 0) play(view - 1);
 }
 
+// Hop 10's decision drawn where it lands: from the scheduler to the chosen node's lane.
+function bindToLane(node) {
+  const scheduler = svg.querySelector('[data-component="scheduler"] rect');
+  const lane = lanes.get(node);
+  if (!scheduler || !lane) return Promise.resolve();
+  const x = Number(scheduler.getAttribute("x")) + Number(scheduler.getAttribute("width")) / 2;
+  const y = Number(scheduler.getAttribute("y")) + Number(scheduler.getAttribute("height"));
+  const mid = lane.x + lane.w / 2;
+  const points = [[x, y], [x, lane.y - 10], [mid, lane.y - 10], [mid, lane.y + 36]];
+  svg.querySelectorAll(".binding").forEach((line) => line.remove());
+  el("polyline", { class: "binding", points: points.map((p) => p.join(",")).join(" ") }, svg.querySelector("#tokens"));
+  return move(points, "10");
+}
+
 // --- hop 9 drawn in the lanes: verdicts, a pause to predict, then the scores and the winner ----
 
 function clearScoring() {
   scoring = null;
+  svg.querySelectorAll(".binding").forEach((line) => line.remove());
   svg.querySelectorAll(".lane .verdict").forEach((g) => g.replaceChildren());
   svg.querySelectorAll(".lane").forEach((l) => l.classList.remove("winner", "loser"));
 }
