@@ -111,6 +111,8 @@ class ClusterConsumer(AsyncWebsocketConsumer):
             await self.dirty.wait()
             await asyncio.sleep(BATCH_SECONDS)  # wall-clock: batch a burst of events into one frame
             self.dirty.clear()
+            if not all(self.informers[plural].synced for plural in self.CACHED):
+                continue  # a half-listed cluster is no picture to draw: the last list marks it dirty again
             html = self.frame()
             if html:
                 await self.send(text_data=html)
