@@ -27,7 +27,7 @@ async def test_load_clears_the_previous_lesson_and_its_story_starts_with_the_fir
     for _ in range(500):
         if sim.engine.pending:
             break
-        await asyncio.sleep(0.01)  # the action reads the store (in a thread) before it reaches the bus
+        await asyncio.sleep(0.01)  # wall-clock: the action reads the store in a thread before it reaches the bus
     first = await sim.engine.step()
     assert first is not None and first.seq == seq + 1
     assert (first.sender, first.to, first.step, first.kind) == ("kubectl", "apiserver", 1, "Deployment")

@@ -43,7 +43,10 @@ async def test_writes_held_at_hop_one_are_listed(sim):
     sim.engine.set_mode("step")
     kubectl = Client("demo", "kubectl")
     patch = asyncio.ensure_future(kubectl.patch("nodes", "node02", {"metadata": {"labels": {"disktype": "ssd"}}}))
-    await asyncio.sleep(0.05)
+    for _ in range(500):
+        if sim.engine.pending:
+            break
+        await asyncio.sleep(0.01)  # wall-clock: the write reads the store in a thread before it reaches the bus
     status = await _status(kubectl)
     assert status["waiting"] == [
         {"hop": 1, "from": "kubectl", "to": "apiserver", "verb": "patch", "object": "Node/node02"}

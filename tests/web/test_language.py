@@ -113,7 +113,7 @@ async def test_step_mode_s_notices_have_no_english_left_in_chinese(mixed, sim, a
     outcome = asyncio.ensure_future(chinese_page(async_client, f"/c/demo/console/result/{token[1]}"))
     while not outcome.done():
         await sim.engine.step()
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # wall-clock: the long poll reads the store in a thread
     assert '<samp lang="en">node/node01 labeled</samp> 已设置标签' in outcome.result()
     # Once nothing waits on the bus, the clock names the next timer.
     sim.engine.set_mode("fast-forward")

@@ -21,7 +21,7 @@ async def until(condition, seconds: float = 10.0) -> None:
     for _ in range(int(seconds / 0.05)):
         if condition():
             return
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # wall-clock: the page retries on real time
     raise AssertionError("the condition never held")
 
 
