@@ -166,8 +166,9 @@ async def _pinned(client: Client, pod: str, messages: list[dict[str, Any]]) -> b
     """
     if not pod or any(m["object"]["kind"] == "Binding" and m["object"]["name"] == pod for m in messages):
         return False
+    namespace = next((m["object"]["namespace"] for m in messages if m["object"]["name"] == pod), "") or "default"
     try:
-        found = await client.get("pods", pod, "default")
+        found = await client.get("pods", pod, namespace)
     except errors.StatusError:
         return False
     return bool((found.get("spec") or {}).get("nodeName"))

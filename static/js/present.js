@@ -160,7 +160,6 @@ function drawState() {
       const status = lane.group.querySelector(".lane-state");
       status.textContent = node.ready ? `✓ ${text("ready")}` : `✗ ${text("notready")}`;
       status.dataset.evictAt = node.evictAt || "";
-      status.dataset.base = status.textContent;
       if (node.kubeletStopped) status.textContent += ` · ${text("stopped")}`;
       status.dataset.base = status.textContent;
     }
