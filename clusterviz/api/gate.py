@@ -24,6 +24,8 @@ Classify = Callable[[str, dict[str, Any], dict[str, Any] | None], str]
 class Gate(Protocol):
     """A cluster's simulation, as the API server sees it."""
 
+    cid: int  # the cluster's id in the store
+
     def wall(self) -> datetime:
         """The cluster's simulated time as a timestamp."""
 

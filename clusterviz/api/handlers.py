@@ -50,6 +50,13 @@ async def cluster_id(name: str) -> int:
         raise errors.StatusError(404, "NotFound", f'cluster "{name}" not found', {"name": name, "kind": "clusters"}) from None
 
 
+async def cluster_of(req: ApiRequest) -> int:
+    """The store id of the request's cluster: known to its gate when the engine runs here, else looked up."""
+    if req.gate is not None:
+        return req.gate.cid
+    return await cluster_id(req.cluster)
+
+
 async def store_write(req: ApiRequest, rp: ResourcePath, verb: str, name: str, write: Any, *args: Any) -> Any:
     """One store write, with its apiserver -> etcd -> apiserver hops when a simulation runs."""
     try:
@@ -135,7 +142,7 @@ def render(req: ApiRequest, resource: Resource, items: list[dict[str, Any]], rev
 
 
 async def get(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
-    cid = await cluster_id(req.cluster)
+    cid = await cluster_of(req)
     obj = await _get(cid, store_key(rp))
     if obj is None:
         raise not_found(rp)
@@ -146,7 +153,7 @@ async def get(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
 
 
 async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
-    cid = await cluster_id(req.cluster)
+    cid = await cluster_of(req)
     label_sel, field_reqs = parse_selectors(req, rp.resource)
     limit, after = paging.parse(req.query)
     items, revision = await _list(cid, rp.resource.key, rp.namespace or None, **_indexed(field_reqs))
@@ -287,7 +294,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     meta = obj["metadata"]
     if not meta.get("name") and isinstance(meta.get("generateName"), str) and meta["generateName"]:
         meta["name"] = meta["generateName"] + strategy.random_suffix()
-    cid = await cluster_id(req.cluster)
+    cid = await cluster_of(req)
     obj = strategy.prepare_for_create(resource, obj)
     obj = validated(resource, obj)
     await ensure_namespace(cid, rp)
@@ -359,7 +366,7 @@ async def _write_update(
 async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     resource = rp.resource
     body = req.payload if isinstance(req.payload, dict) else codec.decode_object(req.body, req.content_type)
-    cid = await cluster_id(req.cluster)
+    cid = await cluster_of(req)
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: check_type(resource, body, "Scale"), body)
     obj = check_type(resource, copy.deepcopy(body))
@@ -419,7 +426,7 @@ def apply_patch(kind: str, current: dict[str, Any], patch: Any) -> dict[str, Any
 async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     resource = rp.resource
     kind, body = decode_patch(req)
-    cid = await cluster_id(req.cluster)
+    cid = await cluster_of(req)
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: apply_patch(kind, scale, body), None)
     for _ in range(PATCH_RETRIES):
@@ -496,7 +503,7 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     node = target.get("name") if target else None
     if not isinstance(node, str) or not node:
         raise errors.invalid("Binding", "", rp.name, [required("target.name")])
-    cid = await cluster_id(req.cluster)
+    cid = await cluster_of(req)
     for _ in range(PATCH_RETRIES):
         old = await _get(cid, store_key(rp))
         if old is None:
@@ -530,7 +537,7 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     elif req.body.strip():
         options = codec.decode_object(req.body, req.content_type or "application/json")
     preconditions = dict_or_empty(options.get("preconditions"))
-    cid = await cluster_id(req.cluster)
+    cid = await cluster_of(req)
     for _ in range(PATCH_RETRIES):
         old = await _get(cid, store_key(rp))
         if old is None:
@@ -624,7 +631,7 @@ async def delete_collection(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     resource = rp.resource
     if "deletecollection" not in resource.verbs:
         raise errors.method_not_allowed("deletecollection", resource.plural, resource.group)
-    cid = await cluster_id(req.cluster)
+    cid = await cluster_of(req)
     label_sel, field_reqs = parse_selectors(req, resource)
     items, _ = await _list(cid, resource.key, rp.namespace or None, **_indexed(field_reqs))
     deleted = []

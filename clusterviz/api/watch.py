@@ -11,7 +11,7 @@ from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
 from . import clock, errors, tables, watchcache
-from .handlers import _indexed, _list, cluster_id, matches, parse_selectors, with_type
+from .handlers import _indexed, _list, cluster_of, matches, parse_selectors, with_type
 from .request import ApiRequest, ApiResponse, ResourcePath
 
 _events_since = in_thread(kv.events_since)
@@ -30,7 +30,7 @@ def _status_event(exc: errors.StatusError) -> dict[str, Any]:
 async def watch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     """Start a watch; bad parameters fail before the stream opens."""
     resource = rp.resource
-    cid = await cluster_id(req.cluster)
+    cid = await cluster_of(req)
     label_sel, field_reqs = parse_selectors(req, resource)
     rv_text = req.query.get("resourceVersion", "")
     start: int | None = None

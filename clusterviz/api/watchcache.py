@@ -19,9 +19,6 @@ from clusterviz.store.threads import in_thread
 _events_since = in_thread(kv.events_since)
 _current_revision = in_thread(kv.current_revision)
 
-# The follower reads the log this often even without a wake-up: writes by another process reach
-# this one by that poll when there is no Redis to carry wake-ups. One cheap query per cluster.
-POLL_SECONDS = 0.25
 BATCH = 500
 # Events kept in memory per cluster; older revisions are read from the database.
 KEEP = 5000
@@ -39,9 +36,13 @@ class LogFollower:
         self._revisions: list[int] = []
         self._events: list[kv.Event] = []
         self._woken = asyncio.Event()
+        self._reading = asyncio.Lock()
         self.failure: Exception | None = None
         self.users = 0
         self.loop = asyncio.get_running_loop()
+        # Wakes whoever waits for the log to move (streams through ``wait``, the engine's gate).
+        self.moved = asyncio.Event()
+        self._subscription = notify.Subscription(cid)
         self._task = self.loop.create_task(self._run())
 
     def since(self, revision: int) -> list[kv.Event]:
@@ -60,11 +61,17 @@ class LogFollower:
     def _wake(self) -> None:
         self._woken.set()
         self._woken = asyncio.Event()
+        self.moved.set()
 
-    async def _run(self) -> None:
-        subscription = notify.Subscription(self.cid)
-        try:
-            while True:
+    async def refresh(self, upto: int | None = None) -> None:
+        """Read the log past ``head`` now (or only if ``head`` is below ``upto``).
+
+        Whoever reads first, every user then finds the events in memory: a write is read once.
+        Raises StoreUnavailable when the database is away (``failure`` says so to the streams too).
+        """
+        async with self._reading:
+            self._absorb()
+            while upto is None or self.head < upto:
                 try:
                     events = await _events_since(self.cid, self.head, BATCH)
                 except kv.Compacted:
@@ -74,14 +81,37 @@ class LogFollower:
                 except kv.StoreUnavailable as exc:
                     self.failure = exc
                     self._wake()
-                    await asyncio.sleep(RETRY_SECONDS)  # wall-clock: the database is away
-                    continue
+                    raise
                 self.failure = None
                 if events:
                     self._append(events)
                     self._wake()
                 if len(events) < BATCH:
-                    await subscription.wait(POLL_SECONDS)
+                    return
+
+    def _absorb(self) -> None:
+        """Take the events this process's writes handed over, as far as they continue the log."""
+        for event in self._subscription.take():
+            if event.revision == self.head + 1:
+                self._append([event])
+                self._wake()
+            # An older one is in memory already; after a gap, ``refresh`` reads the rest from the log.
+
+    async def _run(self) -> None:
+        subscription = self._subscription
+        try:
+            while True:
+                try:
+                    await self.refresh()
+                except kv.StoreUnavailable:
+                    await asyncio.sleep(RETRY_SECONDS)  # wall-clock: the database is away
+                    continue
+                # Woken by every write; one whose events were handed over costs no read.
+                while True:
+                    self._absorb()
+                    if subscription.revision > self.head:
+                        break
+                    await subscription.wait()
         finally:
             subscription.close()
 

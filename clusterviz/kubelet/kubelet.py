@@ -60,6 +60,8 @@ class Kubelet:
         self._watch: asyncio.Task[None] | None = None
         self._jitter = ctx.rng(f"{self.component}/heartbeat")
         self._posted_node_rv = 0
+        # The Lease this kubelet last wrote, renewed without reading it again (None: read it first).
+        self._latest_lease: dict[str, Any] | None = None
 
     # --- lifecycle ---------------------------------------------------------------------------
 
@@ -195,17 +197,23 @@ class Kubelet:
         await self._patch_node_status({"images": self.runtime.image_list()})
 
     async def _renew_lease(self) -> None:
-        """Renew (or create) the node's Lease: the heartbeat the node lifecycle controller watches."""
+        """Renew (or create) the node's Lease: the heartbeat the node lifecycle controller watches.
+
+        As the kubelet's lease controller does, the Lease it last wrote is updated again without
+        reading it first; only a failed update makes the next renewal read (or create) it afresh.
+        """
         spec = {
             "holderIdentity": self.node_name,
             "leaseDurationSeconds": LEASE_DURATION_SECONDS,
             "renewTime": clock.rfc3339_micro(),
         }
+        lease, self._latest_lease = self._latest_lease, None
         try:
-            lease = await self.client.get_or_none("leases", self.node_name, LEASE_NAMESPACE)
+            if lease is None:
+                lease = await self.client.get_or_none("leases", self.node_name, LEASE_NAMESPACE)
             if lease is not None:
-                lease["spec"] = {**(lease.get("spec") or {}), **spec}
-                await self.client.update(lease)
+                lease = {**lease, "spec": {**(lease.get("spec") or {}), **spec}}
+                self._latest_lease = await self.client.update(lease)
                 return
             meta: dict[str, Any] = {"name": self.node_name, "namespace": LEASE_NAMESPACE}
             node = self.node()
@@ -213,7 +221,7 @@ class Kubelet:
                 meta["ownerReferences"] = [
                     {"apiVersion": "v1", "kind": "Node", "name": self.node_name, "uid": node["metadata"]["uid"]}
                 ]
-            await self.client.create(
+            self._latest_lease = await self.client.create(
                 {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": meta, "spec": spec}
             )
         except errors.StatusError:

@@ -72,7 +72,7 @@ async def _simulation_object(cluster: str) -> dict[str, Any]:
             "waiting": [_waiting_write(m) for m in engine.waiting_writes()],
         }
     else:
-        saved = await trace.load_state(cluster)
+        saved = await trace.peek_state(cluster)
         settings = SimSettings(**saved.settings)
         state = {"mode": saved.mode, "speed": saved.speed, "time": saved.time, "last_seq": saved.last_seq, "pending": 0,
                  "wall": saved.epoch + timedelta(seconds=saved.time) if saved.epoch else clock.now()}

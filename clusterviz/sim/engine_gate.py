@@ -9,10 +9,10 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-from clusterviz.api import codec, errors
+from clusterviz.api import codec, errors, watchcache
 from clusterviz.api.gate import Classify
 from clusterviz.api.request import ApiRequest, ResourcePath
-from clusterviz.store import kv, notify
+from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
 from . import flow
@@ -23,7 +23,6 @@ from .engine import Engine
 QUIET_KINDS = frozenset({"Lease", "Event", "SchedulingDecision"})
 
 _events_since = in_thread(kv.events_since)
-_current_revision = in_thread(kv.current_revision)
 
 
 def _body_of(req: ApiRequest) -> dict[str, Any] | None:
@@ -35,6 +34,12 @@ def _body_of(req: ApiRequest) -> dict[str, Any] | None:
     except errors.StatusError:
         return None
     return body if isinstance(body, dict) else None
+
+
+def _revision_of(obj: dict[str, Any]) -> int | None:
+    """The revision a write stored its object at (None if the object does not say)."""
+    revision = str((obj.get("metadata") or {}).get("resourceVersion") or "")
+    return int(revision) if revision.isdigit() else None
 
 
 def _noun(kind: str, namespace: str, name: str) -> str:
@@ -101,12 +106,17 @@ class _Watcher:
 
 
 class EngineGate:
-    """Gate of one cluster: wraps writes in hops and fans watch events out over the bus."""
+    """Gate of one cluster: wraps writes in hops and fans watch events out over the bus.
+
+    Its events come from the process's watch cache (``watchcache.LogFollower``), the one reader of
+    the cluster's log that HTTP watches and the page share: the gate never reads the log itself.
+    """
 
     def __init__(self, engine: Engine, cid: int, revision: int) -> None:
         self.engine = engine
         self.cid = cid
         self.published = revision
+        self.follower = watchcache.acquire(cid, revision)
         self.watchers: set[_Watcher] = set()
         # Deliveries of one event go out in a fixed order (by component), so runs repeat.
         self._ordered: list[_Watcher] = []
@@ -159,24 +169,41 @@ class EngineGate:
             self._inflight -= 1
         async with self.engine.activity():
             try:
-                await self.catch_up()
+                await self.catch_up(_revision_of(obj))
             except kv.StoreUnavailable:
-                # The write itself is committed, so it is reported as done; the tailer hands its
-                # event to the watchers once the database answers again.
+                # The write itself is committed, so it is reported as done; the watch cache reads it
+                # once the database answers again, and the tailer hands its event to the watchers.
                 pass
         return obj
 
-    async def catch_up(self) -> None:
-        """Fan every committed event out to the component watchers, in revision order."""
+    async def catch_up(self, upto: int | None = None) -> None:
+        """Fan every committed event out to the component watchers, in revision order.
+
+        With ``upto`` (a write's revision), the log is read only if the watch cache has not read
+        that far yet; without it, only what the cache holds is published.
+        """
         async with self._lock:
-            while True:
-                events = await _events_since(self.cid, self.published, 1000)
-                for event in events:
-                    self.published = event.revision
-                    for watcher in self._ordered:
-                        watcher.offer(event)
-                if len(events) < 1000:
-                    return
+            if upto is not None:
+                await self.follower.refresh(upto)
+            if self.published < self.follower.floor:
+                await self._publish_from_store()
+            for event in self.follower.since(self.published):
+                self._offer(event)
+
+    def _offer(self, event: kv.Event) -> None:
+        self.published = event.revision
+        for watcher in self._ordered:
+            watcher.offer(event)
+
+    async def _publish_from_store(self) -> None:
+        """Events older than the watch cache holds (this gate fell far behind): read them from the log."""
+        while self.published < self.follower.floor:
+            events = await _events_since(self.cid, self.published, 1000)
+            for event in events:
+                if event.revision <= self.follower.floor:
+                    self._offer(event)
+            if len(events) < 1000:
+                return
 
     async def watch(
         self, req: ApiRequest, rp: ResourcePath, start: int, classify: Classify
@@ -188,10 +215,13 @@ class EngineGate:
         watcher = _Watcher(self, req.client, rp, start, classify)
         async with self._lock:
             if start < self.published:
-                try:
-                    backlog = await _events_since(self.cid, start, 100_000)
-                except kv.Compacted as exc:
-                    raise errors.expired(str(exc)) from None
+                if start >= self.follower.floor:
+                    backlog = self.follower.since(start)
+                else:
+                    try:
+                        backlog = await _events_since(self.cid, start, 100_000)
+                    except kv.Compacted as exc:
+                        raise errors.expired(str(exc)) from None
                 for event in backlog:
                     if event.revision <= self.published:
                         kind = classify(event.type, event.object, event.previous)
@@ -208,29 +238,23 @@ class EngineGate:
         self._ordered = sorted(self.watchers, key=lambda w: (w.component, w.key, w.namespace, w.start))
 
     def start_tailer(self) -> None:
-        """Pick up writes made elsewhere (other processes, management commands)."""
+        """Pick up writes made elsewhere (other processes, management commands) as the watch cache reads them."""
         if self._tailer is None:
             self._tailer = asyncio.get_running_loop().create_task(self._tail())
 
     async def _tail(self) -> None:
-        subscription = notify.Subscription(self.cid)
-        try:
-            while True:
-                await subscription.wait(1.0)
-                if self._inflight:
-                    continue  # the local write's own after_write publishes it, in flow order
-                try:
-                    if await _current_revision(self.cid) > self.published:
-                        async with self.engine.activity():
-                            await self.catch_up()
-                except kv.StoreUnavailable:
-                    continue  # nothing is lost: the next round reads on from self.published
-        finally:
-            subscription.close()
+        moved = self.follower.moved
+        while True:
+            await moved.wait()
+            moved.clear()
+            if self._inflight or not self.follower.since(self.published):
+                continue  # a local write publishes its own events, in flow order
+            async with self.engine.activity():
+                await self.catch_up()
 
     async def stop(self) -> None:
         if self._tailer is not None:
             self._tailer.cancel()
             await asyncio.gather(self._tailer, return_exceptions=True)
             self._tailer = None
-
+        watchcache.release(self.follower)

@@ -12,6 +12,7 @@ import os
 import socket
 from datetime import timedelta
 
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -54,6 +55,32 @@ def claim(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bo
         free |= Q(holder=lease.holder)
     taken = EngineLease.objects.filter(cluster=cluster).filter(free).update(holder=holder, renewed=now)
     return taken == 1
+
+
+def renew(clusters: list[str], holder: str) -> set[str]:
+    """Renew the leases ``holder`` still holds among ``clusters`` in one transaction; the set renewed."""
+    with transaction.atomic():
+        held = set(
+            EngineLease.objects.filter(cluster__in=clusters, holder=holder).values_list("cluster", flat=True)
+        )
+        if held:
+            EngineLease.objects.filter(cluster__in=held, holder=holder).update(renewed=timezone.now())
+    return held
+
+
+def claimable(clusters: list[str], holder: str, lease_seconds: float = LEASE_SECONDS) -> list[str]:
+    """Which of ``clusters`` ``claim`` could take now (one query; the claim itself decides)."""
+    expired = timezone.now() - timedelta(seconds=lease_seconds)
+    rows = EngineLease.objects.filter(cluster__in=clusters).values_list("cluster", "holder", "renewed")
+    leases = {cluster: (owner, renewed) for cluster, owner, renewed in rows}
+
+    def free(cluster: str) -> bool:
+        if cluster not in leases:
+            return True
+        owner, renewed = leases[cluster]
+        return owner in ("", holder) or renewed is None or renewed < expired or _dead_local_holder(owner)
+
+    return [cluster for cluster in clusters if free(cluster)]
 
 
 def held_elsewhere(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bool:

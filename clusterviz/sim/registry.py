@@ -129,22 +129,20 @@ async def ensure(cluster: str) -> Running | None:
 
 
 async def claim_all() -> None:
-    """Run every cluster whose lease this process can hold; stop the ones it lost or that are gone.
+    """Run every cluster whose lease this process can hold; stop the ones that are gone.
 
     Simulation modes written by other processes (the simulations API in a web process) are followed.
+    A round costs three queries however many clusters there are, plus one claim per cluster taken.
     """
     names = await in_thread(kv.cluster_names)()
-    for name in names:
+    idle = [name for name in names if get(name) is None]
+    for name in await in_thread(lease.claimable)(idle, _holder):
+        await start(name)
+    here = [name for name in names if get(name) is not None]
+    for name, (mode, speed) in (await trace.saved_modes(here)).items():
         running = get(name)
-        if running is None:
-            await start(name)
-            continue
-        if not await _renewed(running):
-            await stop(name)
-            continue
-        saved = await trace.load_state(name)
-        if (saved.mode, saved.speed) != (running.engine.mode, running.engine.speed):
-            running.engine.set_mode(saved.mode, saved.speed)
+        if running is not None and (mode, speed) != (running.engine.mode, running.engine.speed):
+            running.engine.set_mode(mode, speed)
     for name in list(_running):
         if name not in names:
             await stop(name)
@@ -190,7 +188,7 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
         running = Running(cluster, engine, gate, ctx)
         _running[cluster] = running
         trace.attach(engine)
-        engine.background.add(asyncio.get_running_loop().create_task(_renew(cluster)))
+        _keep_renewing()
         if remote.available():
             # Writes other processes receive for this cluster are served here, as hops on its bus.
             engine.background.add(asyncio.get_running_loop().create_task(remote.serve(cluster)))
@@ -203,28 +201,56 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
         return running
 
 
-async def _renewed(running: Running) -> bool:
-    """Renew the lease of a cluster running here; False once this process must stop its engine."""
+async def renew_leases() -> None:
+    """Renew the leases of every cluster running in this loop, in one transaction; stop the lost ones.
+
+    While the database cannot be reached, engines keep running until ``GIVE_UP_SECONDS`` have passed
+    since their last renewal: then another process may soon take them over, so they stop here first.
+    """
+    mine = [name for name in list(_running) if get(name) is not None]
+    if not mine:
+        return
     try:
-        held = await in_thread(lease.claim)(running.cluster, _holder)
+        held = await in_thread(lease.renew)(mine, _holder)
     except kv.StoreUnavailable:
-        return time.monotonic() - running.renewed < GIVE_UP_SECONDS
-    if held:
-        running.renewed = time.monotonic()
-    return held
-
-
-async def _renew(cluster: str) -> None:
-    """Keep this process's lease on ``cluster`` while its engine runs here."""
-    while True:
-        await asyncio.sleep(RENEW_SECONDS)  # wall-clock: leases expire in real time, not simulated time
-        running = _running.get(cluster)
+        for name in mine:
+            running = _running.get(name)
+            if running is not None and time.monotonic() - running.renewed >= GIVE_UP_SECONDS:
+                log.warning("could not renew the engine lease of %s; stopping its engine here", name)
+                await stop(name)
+        return
+    for name in mine:
+        running = _running.get(name)
         if running is None:
-            return
-        if not await _renewed(running):
-            log.warning("lost the engine lease of %s; stopping its engine here", cluster)
-            asyncio.get_running_loop().create_task(stop(cluster))
-            return
+            continue
+        if name in held:
+            running.renewed = time.monotonic()
+        else:
+            log.warning("lost the engine lease of %s; stopping its engine here", name)
+            await stop(name)
+
+
+_renewers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+
+
+def _keep_renewing() -> None:
+    """Start this loop's one lease renewer, if it is not running yet."""
+    loop = asyncio.get_running_loop()
+    for closed in [other for other in _renewers if other.is_closed()]:
+        del _renewers[closed]  # the event loops of finished tests
+    task = _renewers.get(loop)
+    if task is None or task.done():
+        _renewers[loop] = loop.create_task(_renew_forever())
+
+
+async def _renew_forever() -> None:
+    """Keep this process's leases while it runs engines in this loop."""
+    while any(get(name) is not None for name in list(_running)):
+        await asyncio.sleep(RENEW_SECONDS)  # wall-clock: leases expire in real time, not simulated time
+        try:
+            await renew_leases()
+        except Exception:
+            log.exception("could not renew the engine leases")
 
 
 async def stop(cluster: str) -> None:
@@ -234,6 +260,7 @@ async def stop(cluster: str) -> None:
         return
     await running.gate.stop()
     await running.engine.stop()
+    trace.detach(running.engine)
     try:
         await trace.save(running.engine)
         await in_thread(lease.release)([cluster], _holder)

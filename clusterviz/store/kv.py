@@ -183,12 +183,17 @@ class _Writer:
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.revision = cluster.revision
+        # The transaction's watch events, handed to this process's watch cache after commit so
+        # that it need not read back what was just written.
+        self.events: list[Event] = []
 
     def _next(self) -> int:
         self.revision += 1
         return self.revision
 
     def _log(self, kind: str, key: Key, obj: dict[str, Any], previous: dict[str, Any] | None) -> None:
+        # The event keeps its own copy: the caller gets ``obj`` back and may change it.
+        self.events.append(Event(self.revision, kind, key.resource, key.namespace, key.name, copy.deepcopy(obj), previous))
         WatchEvent.objects.create(
             cluster_id=self.cluster.pk,
             revision=self.revision,
@@ -275,8 +280,8 @@ def writer(cid: int) -> Iterator[_Writer]:
             Cluster.objects.filter(pk=cid).update(revision=w.revision)
             if w.revision // COMPACT_EVERY != start // COMPACT_EVERY:
                 _compact(cid, w.revision)
-            final = w.revision
-            transaction.on_commit(lambda: notify.publish(cid, final))
+            final, events = w.revision, w.events
+            transaction.on_commit(lambda: notify.publish(cid, final, events))
 
 
 def create(cid: int, key: Key, obj: dict[str, Any]) -> dict[str, Any]:

@@ -14,15 +14,19 @@ import logging
 import queue
 import threading
 from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
 
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from .models import Cluster
+
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
-_waiters: dict[int, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = defaultdict(set)
+_waiters: dict[int, set[tuple[asyncio.AbstractEventLoop, Subscription]]] = defaultdict(set)
 
 
 def channel_layer() -> BaseChannelLayer:
@@ -75,7 +79,7 @@ class _Listener:
                 if not self.channel.done():
                     self.channel.set_result(await layer.new_channel())
                 message = await layer.receive(self.channel.result())
-                wake_local(int(message["cluster"]))
+                wake_local(int(message["cluster"]), int(message.get("revision", 0)))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - Redis went away: watchers poll meanwhile
@@ -101,17 +105,35 @@ def _listen(cid: int) -> None:
 
 
 class Subscription:
-    """An asyncio.Event set whenever the cluster's revision moves, here or in another process."""
+    """Woken whenever the cluster's revision moves, here or in another process.
+
+    ``revision`` is the highest revision announced so far, so a subscriber that has already read
+    that far (its own process's write) need not read the log again.
+    """
 
     def __init__(self, cid: int) -> None:
         self.cid = cid
         self.loop = asyncio.get_running_loop()
         self.event = asyncio.Event()
+        self.revision = 0
+        # Events this process wrote, handed over at commit (those of other processes must be read).
+        self.events: list[Any] = []
         with _lock:
-            _waiters[cid].add((self.loop, self.event))
+            _waiters[cid].add((self.loop, self))
         _listen(cid)
+        _keep_polling(self.loop)
 
-    async def wait(self, timeout: float) -> bool:
+    def _woken(self, revision: int, events: list[Any]) -> None:
+        self.revision = max(self.revision, revision)
+        self.events.extend(events)
+        self.event.set()
+
+    def take(self) -> list[Any]:
+        """The events handed over since the last call, in the order their transactions committed."""
+        taken, self.events = self.events, []
+        return taken
+
+    async def wait(self, timeout: float | None = None) -> bool:
         """Wait until woken or ``timeout`` seconds pass; True if woken."""
         try:
             await asyncio.wait_for(self.event.wait(), timeout)
@@ -122,19 +144,62 @@ class Subscription:
 
     def close(self) -> None:
         with _lock:
-            _waiters[self.cid].discard((self.loop, self.event))
+            _waiters[self.cid].discard((self.loop, self))
 
 
-def wake_local(cid: int) -> None:
-    """Wake this process's watchers of cluster ``cid`` (any thread)."""
+def wake_local(cid: int, revision: int, events: Sequence[Any] = ()) -> None:
+    """Wake this process's subscribers of cluster ``cid``, which reached ``revision`` (any thread).
+
+    ``events`` are the store's events of a write committed in this process, if known.
+    """
     with _lock:
+        _known[cid] = max(revision, _known.get(cid, 0))
         waiters = list(_waiters.get(cid, ()))
-    for loop, event in waiters:
+    for loop, subscription in waiters:
         try:
-            loop.call_soon_threadsafe(event.set)
-        except RuntimeError:  # the loop has closed; its watcher is gone
+            loop.call_soon_threadsafe(subscription._woken, revision, list(events))
+        except RuntimeError:  # the loop has closed; its subscriber is gone
             with _lock:
-                _waiters[cid].discard((loop, event))
+                _waiters[cid].discard((loop, subscription))
+
+
+# The latest revision this process has heard of, per cluster (its own writes and announcements).
+_known: dict[int, int] = {}
+# Writes by processes that cannot announce them (no Redis, or a lost wake-up) are found by this
+# poll: one query for every cluster subscribed in the loop, not one per cluster or per subscriber.
+POLL_SECONDS = 0.5
+_pollers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+
+
+def _keep_polling(loop: asyncio.AbstractEventLoop) -> None:
+    for closed in [other for other in _pollers if other.is_closed()]:
+        del _pollers[closed]  # the event loops of finished tests
+    task = _pollers.get(loop)
+    if task is None or task.done():
+        _pollers[loop] = loop.create_task(_poll_forever(loop))
+
+
+def _revisions(cids: list[int]) -> dict[int, int]:
+    return dict(Cluster.objects.filter(pk__in=cids).values_list("pk", "revision"))
+
+
+async def _poll_forever(loop: asyncio.AbstractEventLoop) -> None:
+    from .threads import in_thread  # threads imports kv, which imports this module
+
+    while True:
+        await asyncio.sleep(POLL_SECONDS)  # wall-clock: other processes' writes arrive in real time
+        with _lock:
+            cids = sorted(cid for cid, waiters in _waiters.items() if any(w[0] is loop for w in waiters))
+        if not cids:
+            _pollers.pop(loop, None)
+            return
+        try:
+            revisions = await in_thread(_revisions)(cids)
+        except Exception:  # noqa: BLE001 - the database is away: subscribers learn of it when they read
+            continue
+        for cid, revision in revisions.items():
+            if revision > _known.get(cid, 0):
+                wake_local(cid, revision)
 
 
 # Wake-ups for other processes wait here for the publisher thread.
@@ -164,10 +229,10 @@ def _publish_forever() -> None:
                 log.warning("could not publish revision %s of cluster %s", revision, cid, exc_info=True)
 
 
-def publish(cid: int, revision: int) -> None:
-    """Announce that cluster ``cid`` reached ``revision``."""
+def publish(cid: int, revision: int, events: Sequence[Any] = ()) -> None:
+    """Announce that cluster ``cid`` reached ``revision`` (with the events of this process's write)."""
     global _publisher
-    wake_local(cid)
+    wake_local(cid, revision, events)
     if not settings.REDIS_URL:
         return
     with _lock:

@@ -1,0 +1,154 @@
+"""A class of 100 on one server: idle cost, then everybody applies myapp.yaml at once.
+
+Run: .venv/bin/python bench/classroom_burst.py [--clusters 100] [--parallel 25] [--idle 30]
+A fresh Daphne server (SQLite, or PostgreSQL + Redis with DATABASE_URL/REDIS_URL set as for the
+tests' --backend=postgres; ``--workers N`` adds N ``simworker`` processes) gets ``--clusters``
+clusters of 3 nodes in live mode at 1x, each opened once. Figures, as one JSON object:
+
+- ``idle_cpu_pct``: the server's CPU (user + system, all its processes) over ``--idle`` seconds
+  while nobody asks anything, as a percentage of one core;
+- ``apply_p50_s`` / ``apply_p95_s`` / ``apply_max_s``: one ``kubectl apply`` of a 3-replica
+  Deployment to each cluster but the first, ``--parallel`` at a time;
+- ``all_running_s``: from the first apply until every Pod of every such cluster is Running;
+- ``peak_rss_mib``: the peak resident memory of each server process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.control_plane import peak_rss_mib  # noqa: E402
+from tests.conftest import Kubectl  # noqa: E402
+from tests.livesim import LiveServer  # noqa: E402
+
+MYAPP = ROOT / "examples" / "myapp.yaml"
+CREATE = """
+from clusterviz.api.bootstrap import create_cluster_sync
+for i in range({count}):
+    create_cluster_sync(f"s{{i:03d}}", 3, "4", "8Gi", 110)
+"""
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU seconds the processes have used so far."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def get_json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=60) as reply:
+        return json.loads(reply.read())
+
+
+def ready_replicas(server: LiveServer, cluster: str) -> int:
+    """How many of the cluster's myapp replicas are ready (0 while the Deployment is not there)."""
+    try:
+        deploy = get_json(f"{server.cluster_url(cluster)}/apis/apps/v1/namespaces/default/deployments/myapp")
+    except urllib.error.HTTPError:
+        return 0
+    return int(deploy.get("status", {}).get("readyReplicas") or 0)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    """Start the server, make the class, measure, print the figures as JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clusters", type=int, default=100)
+    parser.add_argument("--parallel", type=int, default=25, help="applies running at the same moment")
+    parser.add_argument("--idle", type=float, default=30.0, help="seconds over which idle CPU is measured")
+    parser.add_argument("--settle", type=float, default=15.0, help="seconds to let the engines start first")
+    parser.add_argument("--workers", type=int, default=0, help="simworker processes beside the web process")
+    parser.add_argument("--budget", type=float, default=300.0, help="wall seconds allowed for all Running")
+    args = parser.parse_args()
+    binary = shutil.which("kubectl")
+    if binary is None:
+        raise SystemExit("kubectl is not installed on this machine")
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        env = {"CLUSTERVIZ_DEFAULT_MODE": "live"}
+        if args.workers:
+            # The web process forwards writes to the workers that run the engines.
+            env["CLUSTERVIZ_ENGINES"] = "false"
+        server = LiveServer(workdir, env)
+        server.start()
+        workers: list[subprocess.Popen[bytes]] = []
+        try:
+            made = server.manage("shell", "-c", CREATE.format(count=args.clusters))
+            if made.returncode != 0:
+                raise RuntimeError(made.stderr)
+            for _ in range(args.workers):
+                workers.append(subprocess.Popen(
+                    [sys.executable, str(ROOT / "manage.py"), "simworker"], env=server.env, cwd=ROOT,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                ))
+            names = [f"s{i:03d}" for i in range(args.clusters)]
+            for name in names:
+                get_json(f"{server.cluster_url(name)}/api/v1/nodes")
+            assert server.process is not None
+            pids = [server.process.pid, *(w.pid for w in workers)]
+            time.sleep(args.settle)  # wall-clock: the engines start and settle in real time
+            before = cpu_seconds(pids)
+            time.sleep(args.idle)  # wall-clock: idle cost is CPU over real time
+            idle_pct = 100 * (cpu_seconds(pids) - before) / args.idle
+
+            def apply(name: str) -> float:
+                home = workdir / name
+                home.mkdir()
+                started = time.perf_counter()
+                done = Kubectl(binary, server.cluster_url(name), home)("apply", "-f", str(MYAPP), timeout=120)
+                if done.returncode != 0:
+                    raise RuntimeError(f"{name}: {done.stderr}")
+                return time.perf_counter() - started
+
+            targets = names[1:]
+            first = time.perf_counter()
+            with concurrent.futures.ThreadPoolExecutor(args.parallel) as pool:
+                times = list(pool.map(apply, targets))
+            waiting = set(targets)
+            while waiting and time.perf_counter() - first < args.budget:
+                waiting = {name for name in waiting if ready_replicas(server, name) < 3}
+                if waiting:
+                    time.sleep(0.5)  # wall-clock: waiting for the server's clusters
+            all_running = time.perf_counter() - first
+            print(json.dumps({
+                "clusters": args.clusters,
+                "workers": args.workers,
+                "idle_cpu_pct": round(idle_pct, 1),
+                "apply_p50_s": round(statistics.median(times), 2),
+                "apply_p95_s": round(percentile(times, 0.95), 2),
+                "apply_max_s": round(max(times), 2),
+                "all_running_s": round(all_running, 1),
+                "clusters_not_running": len(waiting),
+                "peak_rss_mib": [round(peak_rss_mib(pid), 1) for pid in pids],
+            }), flush=True)
+        finally:
+            for worker in workers:
+                worker.terminate()
+                worker.wait(timeout=30)
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
