@@ -3,7 +3,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -74,15 +74,19 @@ class Outage:
         from django.db.backends.utils import CursorWrapper
 
         self.monkeypatch.undo()  # one outage at a time
-        real = CursorWrapper._execute
 
-        def execute(cursor: CursorWrapper, sql: str, *args: object) -> object:
-            if fragment in sql:
-                self.refused.append(sql)
-                raise OperationalError("server closed the connection unexpectedly")
-            return real(cursor, sql, *args)
+        def failing(real: Callable[..., object]) -> Callable[..., object]:
+            def execute(cursor: CursorWrapper, sql: str, *args: object) -> object:
+                if fragment in sql:
+                    self.refused.append(sql)
+                    raise OperationalError("server closed the connection unexpectedly")
+                return real(cursor, sql, *args)
 
-        self.monkeypatch.setattr(CursorWrapper, "_execute", execute)
+            return execute
+
+        # Single statements and batches (``executemany``) alike.
+        self.monkeypatch.setattr(CursorWrapper, "_execute", failing(CursorWrapper._execute))
+        self.monkeypatch.setattr(CursorWrapper, "_executemany", failing(CursorWrapper._executemany))
 
     def end(self) -> None:
         """The database is back."""

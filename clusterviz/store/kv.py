@@ -9,13 +9,14 @@ All functions here are synchronous; the API server calls them from threads.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 
 from clusterviz.apimachinery.unstructured import dict_or_empty, str_or_empty
 
@@ -177,14 +178,32 @@ def list_objects(
     return items, revision
 
 
-class _Writer:
-    """Writes inside one locked transaction; each write gets the next revision."""
+def _json(value: Any) -> Any:
+    """A JSON column's parameter, as the backend's JSONField would send it."""
+    return None if value is None else connection.ops.adapt_json_value(value, None)
 
-    def __init__(self, cluster: Cluster) -> None:
-        self.cluster = cluster
-        self.revision = cluster.revision
-        # The transaction's watch events, handed to this process's watch cache after commit so
-        # that it need not read back what was just written.
+
+def _loads(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, (str, bytes)) else value
+
+
+def _table(model: type[Any]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+class _Writer:
+    """Writes inside one locked transaction; each write gets the next revision.
+
+    Writes are the hot path of every hop (a heartbeat, a status, a binding), so they are plain
+    SQL statements rather than ORM calls: one statement per object, the transaction's watch
+    events inserted together at the end, and the cluster's revision set once.
+    """
+
+    def __init__(self, cid: int, revision: int) -> None:
+        self.cid = cid
+        self.revision = revision
+        # The transaction's watch events: inserted at the end, and handed to this process's watch
+        # cache after commit so that it need not read back what was just written.
         self.events: list[Event] = []
 
     def _next(self) -> int:
@@ -194,73 +213,77 @@ class _Writer:
     def _log(self, kind: str, key: Key, obj: dict[str, Any], previous: dict[str, Any] | None) -> None:
         # The event keeps its own copy: the caller gets ``obj`` back and may change it.
         self.events.append(Event(self.revision, kind, key.resource, key.namespace, key.name, copy.deepcopy(obj), previous))
-        WatchEvent.objects.create(
-            cluster_id=self.cluster.pk,
-            revision=self.revision,
-            type=kind,
-            resource=key.resource,
-            namespace=key.namespace,
-            name=key.name,
-            object=obj,
-            previous=previous,
+
+    def flush(self, cursor: Any) -> None:
+        """Append the transaction's watch events to the log."""
+        cursor.executemany(
+            f"INSERT INTO {_table(WatchEvent)} (cluster_id, revision, type, resource, namespace, name, object, previous)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            [(self.cid, e.revision, e.type, e.resource, e.namespace, e.name, _json(e.object), _json(e.previous))
+             for e in self.events],
         )
 
     def create(self, key: Key, obj: dict[str, Any]) -> dict[str, Any]:
         obj = copy.deepcopy(obj)
         rev = self._next()
         obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
-        try:
-            with transaction.atomic():
-                StoredObject.objects.create(
-                    cluster_id=self.cluster.pk,
-                    resource=key.resource,
-                    namespace=key.namespace,
-                    name=key.name,
-                    resource_version=rev,
-                    data=obj,
-                    **_index_columns(obj),
-                )
-        except IntegrityError:
-            self.revision -= 1
-            raise KeyExists(key) from None
+        index = _index_columns(obj)
+        with connection.cursor() as cursor:
+            # ON CONFLICT rather than catching IntegrityError: on PostgreSQL a failed statement
+            # would abort the whole transaction.
+            cursor.execute(
+                f"INSERT INTO {_table(StoredObject)} (cluster_id, resource, namespace, name, uid, resource_version,"
+                " node_name, phase, labels, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (cluster_id, resource, namespace, name) DO NOTHING",
+                [self.cid, key.resource, key.namespace, key.name, index["uid"], rev, index["node_name"],
+                 index["phase"], _json(index["labels"]), _json(obj)],
+            )
+            if cursor.rowcount != 1:
+                self.revision -= 1
+                raise KeyExists(key)
         self._log(WatchEvent.ADDED, key, obj, None)
         return obj
 
-    def _current(self, key: Key) -> StoredObject:
-        row = StoredObject.objects.filter(
-            cluster_id=self.cluster.pk, resource=key.resource, namespace=key.namespace, name=key.name
-        ).first()
+    def _current(self, cursor: Any, key: Key) -> tuple[int, int, str, dict[str, Any]]:
+        """The stored row of ``key``: its id, resourceVersion, uid and object."""
+        cursor.execute(
+            f"SELECT id, resource_version, uid, data FROM {_table(StoredObject)}"
+            " WHERE cluster_id = %s AND resource = %s AND namespace = %s AND name = %s",
+            [self.cid, key.resource, key.namespace, key.name],
+        )
+        row = cursor.fetchone()
         if row is None:
             raise KeyNotFound(key)
-        return row
+        return row[0], row[1], row[2], _loads(row[3])
 
     def update(self, key: Key, obj: dict[str, Any], expected_rv: int | None = None) -> dict[str, Any]:
-        row = self._current(key)
-        if expected_rv is not None and row.resource_version != expected_rv:
-            raise RevisionConflict(key)
-        obj = copy.deepcopy(obj)
-        rev = self._next()
-        obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
-        previous = row.data
-        for column, value in _index_columns(obj).items():
-            setattr(row, column, value)
-        row.resource_version = rev
-        row.data = obj
-        row.save()
+        with connection.cursor() as cursor:
+            pk, stored_rv, _, previous = self._current(cursor, key)
+            if expected_rv is not None and stored_rv != expected_rv:
+                raise RevisionConflict(key)
+            obj = copy.deepcopy(obj)
+            rev = self._next()
+            obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
+            index = _index_columns(obj)
+            cursor.execute(
+                f"UPDATE {_table(StoredObject)} SET uid = %s, labels = %s, node_name = %s, phase = %s,"
+                " resource_version = %s, data = %s WHERE id = %s",
+                [index["uid"], _json(index["labels"]), index["node_name"], index["phase"], rev, _json(obj), pk],
+            )
         self._log(WatchEvent.MODIFIED, key, obj, previous)
         return obj
 
     def delete(self, key: Key, expected_rv: int | None = None, expected_uid: str | None = None) -> dict[str, Any]:
-        row = self._current(key)
-        if expected_rv is not None and row.resource_version != expected_rv:
-            raise RevisionConflict(key)
-        if expected_uid is not None and row.uid != expected_uid:
-            raise RevisionConflict(key)
-        obj = copy.deepcopy(row.data)
-        rev = self._next()
-        # As in Kubernetes, the DELETED event carries the revision of the deletion.
-        obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
-        row.delete()
+        with connection.cursor() as cursor:
+            pk, stored_rv, uid, obj = self._current(cursor, key)
+            if expected_rv is not None and stored_rv != expected_rv:
+                raise RevisionConflict(key)
+            if expected_uid is not None and uid != expected_uid:
+                raise RevisionConflict(key)
+            rev = self._next()
+            # As in Kubernetes, the DELETED event carries the revision of the deletion.
+            obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
+            cursor.execute(f"DELETE FROM {_table(StoredObject)} WHERE id = %s", [pk])
         self._log(WatchEvent.DELETED, key, obj, None)
         return obj
 
@@ -268,16 +291,18 @@ class _Writer:
 @contextmanager
 def writer(cid: int) -> Iterator[_Writer]:
     """Lock the cluster for writing; commit bumps its revision and wakes watchers."""
-    with transaction.atomic():
-        try:
-            cluster = Cluster.objects.select_for_update().only("pk", "revision", "compacted").get(pk=cid)
-        except Cluster.DoesNotExist:
-            raise ClusterNotFound(cid) from None
-        start = cluster.revision
-        w = _Writer(cluster)
+    with transaction.atomic(), connection.cursor() as cursor:
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        cursor.execute(f"SELECT revision FROM {_table(Cluster)} WHERE id = %s{lock}", [cid])
+        row = cursor.fetchone()
+        if row is None:
+            raise ClusterNotFound(cid)
+        start = row[0]
+        w = _Writer(cid, start)
         yield w
         if w.revision != start:
-            Cluster.objects.filter(pk=cid).update(revision=w.revision)
+            w.flush(cursor)
+            cursor.execute(f"UPDATE {_table(Cluster)} SET revision = %s WHERE id = %s", [w.revision, cid])
             if w.revision // COMPACT_EVERY != start // COMPACT_EVERY:
                 _compact(cid, w.revision)
             final, events = w.revision, w.events
