@@ -141,16 +141,27 @@ def _snapshot() -> Iterator[None]:
 
     PostgreSQL's default (READ COMMITTED) gives each statement its own snapshot, so a revision read
     by one and the objects or events read by the next could come from either side of a concurrent
-    write or compaction; REPEATABLE READ fixes one snapshot for the transaction. SQLite's
-    transactions already see one state (and this project's take the write lock up front). Inside
-    a caller's transaction the reads share that transaction's isolation.
+    write or compaction; REPEATABLE READ fixes one snapshot for the transaction. On SQLite a
+    DEFERRED transaction does the same in WAL mode without taking the write lock, which the
+    project's IMMEDIATE atomic blocks would take: reads then never queue behind writes. Inside a
+    caller's transaction the reads share that transaction's isolation.
     """
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        if outermost and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    if connection.in_atomic_block:
         yield
+    elif connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("BEGIN DEFERRED")
+        try:
+            yield
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("COMMIT")  # it only read: nothing to keep or to undo
+    else:
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield
 
 
 def list_objects(
