@@ -16,6 +16,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from clusterviz.store import kv
+
 from .models import EngineLease
 
 LEASE_SECONDS = float(os.environ.get("CLUSTERVIZ_ENGINE_LEASE_SECONDS", "15"))
@@ -59,7 +61,7 @@ def claim(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bo
 
 def renew(clusters: list[str], holder: str) -> set[str]:
     """Renew the leases ``holder`` still holds among ``clusters`` in one transaction; the set renewed."""
-    with transaction.atomic():
+    with kv.exclusive(), transaction.atomic():
         held = set(
             EngineLease.objects.filter(cluster__in=clusters, holder=holder).values_list("cluster", flat=True)
         )

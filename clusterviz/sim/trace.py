@@ -86,7 +86,7 @@ async def saved_modes(clusters: list[str]) -> dict[str, tuple[str, float]]:
 
 def _write(batches: list[Batch]) -> None:
     """Every engine's messages and clock in one transaction."""
-    with transaction.atomic():
+    with kv.exclusive(), transaction.atomic():
         rows = [
             FlowMessage(cluster=cluster, seq=m.seq, time=m.time, sender=m.sender, to=m.to, verb=m.verb,
                         kind=m.kind, namespace=m.namespace, name=m.name, step=m.step, summary=m.summary)
