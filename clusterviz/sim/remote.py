@@ -28,9 +28,11 @@ log = logging.getLogger(__name__)
 
 # Step mode may hold a write for as long as the teacher talks.
 FORWARD_TIMEOUT = 900.0
-# How long to wait for the holder to take a request before sending it again, and how often.
+# How long to wait for the holder to take a request before sending it again. A busy holder may
+# take longer; the request is sent again for as long as the holder keeps its lease, never answered
+# "try again" meanwhile: the client would send the write a second time while the first may still
+# be served (a create would then fail with AlreadyExists).
 ACK_SECONDS = 2.0
-SEND_ATTEMPTS = 5
 # Request ids a holder remembers, so that a request sent twice is served once.
 REMEMBERED = 10_000
 
@@ -56,14 +58,16 @@ async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
     """Send ``req`` to the process holding its cluster's engine; None when no other process holds it.
 
     The holder acknowledges a request as soon as it takes it. A request nobody took (the holder was
-    just starting and not yet listening) is sent again; the holder serves each request id once.
+    just starting and not yet listening, or is busy) is sent again; the holder serves each request
+    id once.
     """
     if not available() or not await in_thread(lease.held_elsewhere)(req.cluster, holder):
         return None
     layer = channel_layer()
     reply = await layer.new_channel()
     message = {"type": "gate.request", "id": uuid.uuid4().hex, "reply": reply, "request": _encode(req)}
-    for _ in range(SEND_ATTEMPTS):
+    deadline = asyncio.get_running_loop().time() + FORWARD_TIMEOUT
+    while asyncio.get_running_loop().time() < deadline:
         await layer.group_send(group(req.cluster), message)
         try:
             answer = await asyncio.wait_for(layer.receive(reply), ACK_SECONDS)
