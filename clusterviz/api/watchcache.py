@@ -109,7 +109,8 @@ class LogFollower:
                 # Woken by every write; one whose events were handed over costs no read.
                 while True:
                     self._absorb()
-                    if subscription.revision > self.head:
+                    if subscription.revision > self.head or subscription.unreachable:
+                        subscription.unreachable = False
                         break
                     await subscription.wait()
         finally:

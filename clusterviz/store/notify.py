@@ -21,7 +21,6 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from .models import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +117,8 @@ class Subscription:
         self.revision = 0
         # Events this process wrote, handed over at commit (those of other processes must be read).
         self.events: list[Any] = []
+        # Set when the database did not answer the poll: the subscriber should find out by reading.
+        self.unreachable = False
         with _lock:
             _waiters[cid].add((self.loop, self))
         _listen(cid)
@@ -126,6 +127,10 @@ class Subscription:
     def _woken(self, revision: int, events: list[Any]) -> None:
         self.revision = max(self.revision, revision)
         self.events.extend(events)
+        self.event.set()
+
+    def _unreachable(self) -> None:
+        self.unreachable = True
         self.event.set()
 
     def take(self) -> list[Any]:
@@ -179,12 +184,10 @@ def _keep_polling(loop: asyncio.AbstractEventLoop) -> None:
         _pollers[loop] = loop.create_task(_poll_forever(loop))
 
 
-def _revisions(cids: list[int]) -> dict[int, int]:
-    return dict(Cluster.objects.filter(pk__in=cids).values_list("pk", "revision"))
-
-
 async def _poll_forever(loop: asyncio.AbstractEventLoop) -> None:
-    from .threads import in_thread  # threads imports kv, which imports this module
+    # kv and threads import this module.
+    from .kv import revisions
+    from .threads import in_thread
 
     while True:
         await asyncio.sleep(POLL_SECONDS)  # wall-clock: other processes' writes arrive in real time
@@ -194,10 +197,15 @@ async def _poll_forever(loop: asyncio.AbstractEventLoop) -> None:
             _pollers.pop(loop, None)
             return
         try:
-            revisions = await in_thread(_revisions)(cids)
-        except Exception:  # noqa: BLE001 - the database is away: subscribers learn of it when they read
+            current = await in_thread(revisions)(cids)
+        except Exception:  # noqa: BLE001 - whatever failed, the database did not answer
+            # Subscribers read the log to learn it is away (and say so to their watchers).
+            with _lock:
+                waiting = [w for cid in cids for w in _waiters.get(cid, ()) if w[0] is loop]
+            for _, subscription in waiting:
+                subscription._unreachable()
             continue
-        for cid, revision in revisions.items():
+        for cid, revision in current.items():
             if revision > _known.get(cid, 0):
                 wake_local(cid, revision)
 
