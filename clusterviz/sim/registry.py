@@ -16,7 +16,7 @@ from typing import Any
 
 from clusterviz.api.component import SimSettings
 from clusterviz.store import kv
-from clusterviz.store.threads import in_thread
+from clusterviz.store.threads import in_thread, in_writer_thread
 
 from . import lease, remote, trace
 from .context import Context
@@ -211,7 +211,7 @@ async def renew_leases() -> None:
     if not mine:
         return
     try:
-        held = await in_thread(lease.renew)(mine, _holder)
+        held = await in_writer_thread(lease.renew)(mine, _holder)
     except kv.StoreUnavailable:
         for name in mine:
             running = _running.get(name)

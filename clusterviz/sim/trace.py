@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clusterviz.store import kv
-from clusterviz.store.threads import in_thread
+from clusterviz.store.threads import in_thread, in_writer_thread
 
 from .bus import Message
 from .engine import Engine
@@ -111,7 +111,7 @@ async def save_all(engines: list[Engine]) -> None:
     """Write out the engines' buffered messages and clocks (mode and speed are saved when they are set)."""
     batches = [_take(engine) for engine in engines]
     try:
-        await in_thread(_write)(batches)
+        await in_writer_thread(_write)(batches)
     except kv.StoreUnavailable:
         for engine, (_, taken, _) in zip(engines, batches, strict=True):
             buffer = _buffers.get(engine)
