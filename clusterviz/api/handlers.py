@@ -14,8 +14,8 @@ from clusterviz.apimachinery import fields, labels
 from clusterviz.apimachinery.field import FieldError, invalid, required
 from clusterviz.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
 from clusterviz.apimachinery.unstructured import dict_or_empty
-from clusterviz.store import kv
-from clusterviz.store.threads import in_thread, in_writer_thread
+from clusterviz.store import batch, kv
+from clusterviz.store.threads import in_thread
 
 from . import clock, codec, errors, managedfields, paging, strategy, tables
 from .defaulting import apply_defaults
@@ -37,9 +37,9 @@ PATCH_TYPES = {
 
 _get = in_thread(kv.get)
 _list = in_thread(kv.list_objects)
-_create = in_writer_thread(kv.create)
-_update = in_writer_thread(kv.update)
-_delete = in_writer_thread(kv.delete)
+_create = batch.create
+_update = batch.update
+_delete = batch.delete
 _cluster_id = in_thread(kv.cluster_id)
 
 

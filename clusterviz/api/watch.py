@@ -127,10 +127,15 @@ async def _stream(
             else:
                 events = follower.since(revision)
             if not events and follower.failure is not None:
-                # As the real API server does when etcd fails under a watch: end it with a Status;
-                # clients watch again from the last resourceVersion they saw.
-                yield _status_event(errors.store_unavailable())
-                return
+                try:
+                    # The database may be back since the reader last failed: find out first.
+                    await follower.refresh()
+                    continue
+                except kv.StoreUnavailable:
+                    # As the real API server does when etcd fails under a watch: end it with a Status;
+                    # clients watch again from the last resourceVersion they saw.
+                    yield _status_event(errors.store_unavailable())
+                    return
             for event in events:
                 revision = event.revision
                 if event.resource != resource.key or (rp.namespace and event.namespace != rp.namespace):

@@ -104,7 +104,8 @@ class LogFollower:
                 try:
                     await self.refresh()
                 except kv.StoreUnavailable:
-                    await asyncio.sleep(RETRY_SECONDS)  # wall-clock: the database is away
+                    # Try again after a while, or at once when a write of this process commits.
+                    await subscription.wait(RETRY_SECONDS)
                     continue
                 # Woken by every write; one whose events were handed over costs no read.
                 while True:

@@ -322,25 +322,77 @@ def exclusive() -> Iterator[None]:
         yield
 
 
+def _lock_clusters(cursor: Any, cids: list[int]) -> dict[int, int]:
+    """Lock the clusters' rows (in id order, so two batches never wait for each other); their revisions."""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    marks = ", ".join(["%s"] * len(cids))
+    cursor.execute(f"SELECT id, revision FROM {_table(Cluster)} WHERE id IN ({marks}) ORDER BY id{lock}", cids)
+    return dict(cursor.fetchall())
+
+
+def _commit_writers(cursor: Any, writers: list[_Writer], starts: dict[int, int]) -> None:
+    """Append each cluster's events, set its revision and wake its watchers after commit."""
+    for w in writers:
+        start = starts[w.cid]
+        if w.revision == start:
+            continue
+        w.flush(cursor)
+        cursor.execute(f"UPDATE {_table(Cluster)} SET revision = %s WHERE id = %s", [w.revision, w.cid])
+        if w.revision // COMPACT_EVERY != start // COMPACT_EVERY:
+            _compact(w.cid, w.revision)
+        cid, final, events = w.cid, w.revision, w.events
+        transaction.on_commit(lambda cid=cid, final=final, events=events: notify.publish(cid, final, events))
+
+
 @contextmanager
 def writer(cid: int) -> Iterator[_Writer]:
     """Lock the cluster for writing; commit bumps its revision and wakes watchers."""
     with exclusive(), transaction.atomic(), connection.cursor() as cursor:
-        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        cursor.execute(f"SELECT revision FROM {_table(Cluster)} WHERE id = %s{lock}", [cid])
-        row = cursor.fetchone()
-        if row is None:
+        starts = _lock_clusters(cursor, [cid])
+        if cid not in starts:
             raise ClusterNotFound(cid)
-        start = row[0]
-        w = _Writer(cid, start)
+        w = _Writer(cid, starts[cid])
         yield w
-        if w.revision != start:
-            w.flush(cursor)
-            cursor.execute(f"UPDATE {_table(Cluster)} SET revision = %s WHERE id = %s", [w.revision, cid])
-            if w.revision // COMPACT_EVERY != start // COMPACT_EVERY:
-                _compact(cid, w.revision)
-            final, events = w.revision, w.events
-            transaction.on_commit(lambda: notify.publish(cid, final, events))
+        _commit_writers(cursor, [w], starts)
+
+
+@dataclass(frozen=True)
+class Write:
+    """One write of a batch: ``create`` (obj), ``update`` (obj, expected_rv) or ``delete`` (expected_rv, expected_uid)."""
+
+    op: str
+    cid: int
+    key: Key
+    obj: dict[str, Any] | None = None
+    expected_rv: int | None = None
+    expected_uid: str | None = None
+
+
+def write_many(writes: list[Write]) -> list[dict[str, Any] | StoreError]:
+    """Perform ``writes`` in order in one transaction: each still its own revision and watch event.
+
+    Each write gets its stored object, or the error that refused it alone (KeyExists, KeyNotFound,
+    RevisionConflict, ClusterNotFound), which writes nothing; a database failure fails them all.
+    """
+    results: list[dict[str, Any] | StoreError] = []
+    with exclusive(), transaction.atomic(), connection.cursor() as cursor:
+        starts = _lock_clusters(cursor, sorted({w.cid for w in writes}))
+        writers = {cid: _Writer(cid, revision) for cid, revision in starts.items()}
+        for write in writes:
+            w = writers.get(write.cid)
+            try:
+                if w is None:
+                    raise ClusterNotFound(write.cid)
+                if write.op == "create":
+                    results.append(w.create(write.key, write.obj or {}))
+                elif write.op == "update":
+                    results.append(w.update(write.key, write.obj or {}, write.expected_rv))
+                else:
+                    results.append(w.delete(write.key, write.expected_rv, write.expected_uid))
+            except (KeyExists, KeyNotFound, RevisionConflict, ClusterNotFound) as refused:
+                results.append(refused)
+        _commit_writers(cursor, list(writers.values()), starts)
+    return results
 
 
 def create(cid: int, key: Key, obj: dict[str, Any]) -> dict[str, Any]:
