@@ -9,6 +9,7 @@ All functions here are synchronous; the API server calls them from threads.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import threading
 from collections.abc import Iterator
@@ -340,8 +341,7 @@ def _commit_writers(cursor: Any, writers: list[_Writer], starts: dict[int, int])
         cursor.execute(f"UPDATE {_table(Cluster)} SET revision = %s WHERE id = %s", [w.revision, w.cid])
         if w.revision // COMPACT_EVERY != start // COMPACT_EVERY:
             _compact(w.cid, w.revision)
-        cid, final, events = w.cid, w.revision, w.events
-        transaction.on_commit(lambda cid=cid, final=final, events=events: notify.publish(cid, final, events))
+        transaction.on_commit(functools.partial(notify.publish, w.cid, w.revision, w.events))
 
 
 @contextmanager

@@ -21,7 +21,6 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
