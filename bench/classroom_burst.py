@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.control_plane import peak_rss_mib  # noqa: E402
+from bench.dashboard import percentile  # noqa: E402
 from tests.conftest import Kubectl  # noqa: E402
 from tests.livesim import LiveServer  # noqa: E402
 
@@ -66,11 +67,6 @@ def ready_replicas(server: LiveServer, cluster: str) -> int:
     except urllib.error.HTTPError:
         return 0
     return int(deploy.get("status", {}).get("readyReplicas") or 0)
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
 def main() -> None:
@@ -140,7 +136,7 @@ def main() -> None:
                 "workers": args.workers,
                 "idle_cpu_pct": round(idle_pct, 1),
                 "apply_p50_s": round(statistics.median(times), 2),
-                "apply_p95_s": round(percentile(times, 0.95), 2),
+                "apply_p95_s": round(percentile(times, 95), 2),
                 "apply_max_s": round(max(times), 2),
                 "all_running_s": round(all_running, 1),
                 "clusters_not_running": len(waiting),

@@ -13,7 +13,7 @@ from typing import Any
 from clusterviz.apimachinery import fields, labels
 from clusterviz.apimachinery.field import FieldError, invalid, required
 from clusterviz.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
-from clusterviz.apimachinery.unstructured import dict_or_empty
+from clusterviz.apimachinery.unstructured import dict_or_empty, resource_version
 from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
@@ -148,7 +148,7 @@ async def get(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         raise not_found(rp)
     if rp.sub == "scale":
         return ok(strategy.scale_of(rp.resource, obj, selector_string(obj)))
-    rv = int((obj.get("metadata") or {}).get("resourceVersion") or 0)
+    rv = resource_version(obj)
     return ok(render(req, rp.resource, [obj], rv, single=True))
 
 
@@ -313,14 +313,7 @@ async def create(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     return await create_object(req, rp, copy.deepcopy(obj))
 
 
-def _rv(obj: dict[str, Any]) -> int:
-    try:
-        return int((obj.get("metadata") or {}).get("resourceVersion") or 0)
-    except (TypeError, ValueError):
-        return 0
-
-
-def _precondition_rv(obj: dict[str, Any], rp: ResourcePath) -> int | None:
+def _preconditionresource_version(obj: dict[str, Any], rp: ResourcePath) -> int | None:
     value = (obj.get("metadata") or {}).get("resourceVersion")
     if value in (None, ""):
         return None
@@ -335,7 +328,7 @@ async def _write_update(
 ) -> dict[str, Any]:
     """Shared tail of update and patch: keep what may not change, validate, store."""
     resource = rp.resource
-    if precondition is not None and precondition != _rv(old):
+    if precondition is not None and precondition != resource_version(old):
         raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
     new.setdefault("metadata", {})
     if not isinstance(new["metadata"], dict):
@@ -352,15 +345,15 @@ async def _write_update(
         new = strategy.prepare_for_update(resource, old, new)
     new = validated(resource, new, old)
     if req.query.get("dryRun"):
-        new["metadata"]["resourceVersion"] = str(_rv(old))
+        new["metadata"]["resourceVersion"] = str(resource_version(old))
         return new
     if new == old:
         return old
     if new["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers") and resource.kind != "Pod":
         # The last finalizer is gone: the deletion that waited for it happens now.
-        return await store_write(req, rp, "delete", rp.name, _delete, cid, store_key(rp), _rv(old))
+        return await store_write(req, rp, "delete", rp.name, _delete, cid, store_key(rp), resource_version(old))
     verb = "update" if req.method == "PUT" else "patch"
-    return await store_write(req, rp, verb, rp.name, _update, cid, store_key(rp), new, _rv(old))
+    return await store_write(req, rp, verb, rp.name, _update, cid, store_key(rp), new, resource_version(old))
 
 
 async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
@@ -370,7 +363,7 @@ async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: check_type(resource, body, "Scale"), body)
     obj = check_type(resource, copy.deepcopy(body))
-    precondition = _precondition_rv(obj, rp)
+    precondition = _preconditionresource_version(obj, rp)
     old = await _get(cid, store_key(rp))
     if old is None:
         raise not_found(rp)
@@ -453,11 +446,11 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             new = _owned_by_applier(req, resource, old, new, body)
         if new.get("kind") != resource.kind or new.get("apiVersion") != resource.group_version:
             new = check_type(resource, new)
-        precondition = _precondition_rv(body, rp) if isinstance(body, dict) else None
-        if precondition is not None and precondition == _rv(old) and _rv(new) != precondition:
+        precondition = _preconditionresource_version(body, rp) if isinstance(body, dict) else None
+        if precondition is not None and precondition == resource_version(old) and resource_version(new) != precondition:
             precondition = None
-        if kind == "json" and _rv(new) != _rv(old):
-            precondition = _rv(new)
+        if kind == "json" and resource_version(new) != resource_version(old):
+            precondition = resource_version(new)
         try:
             stored = await _write_update(req, rp, cid, old, new, precondition)
         except kv.RevisionConflict:
@@ -483,8 +476,8 @@ async def _update_scale(
         if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 0:
             detail = "must be greater than or equal to 0" if isinstance(replicas, int) and not isinstance(replicas, bool) else "must be an integer"
             raise errors.invalid("Scale", "autoscaling", rp.name, [invalid("spec.replicas", replicas, detail)])
-        precondition = _precondition_rv(new_scale, rp) if body is not None else None
-        if precondition is not None and precondition != _rv(old):
+        precondition = _preconditionresource_version(new_scale, rp) if body is not None else None
+        if precondition is not None and precondition != resource_version(old):
             raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
         new = copy.deepcopy(old)
         new.setdefault("spec", {})["replicas"] = replicas
@@ -522,7 +515,7 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         if req.query.get("dryRun"):
             break
         try:
-            await store_write(req, rp, "bind", rp.name, _update, cid, store_key(rp), new, _rv(old))
+            await store_write(req, rp, "bind", rp.name, _update, cid, store_key(rp), new, resource_version(old))
         except kv.RevisionConflict:
             continue
         break
@@ -608,7 +601,7 @@ async def _mark_deleting(req: ApiRequest, rp: ResourcePath, cid: int, old: dict[
 
         new_meta["deletionTimestamp"] = clock.rfc3339(moment + timedelta(seconds=grace))
     new_meta["deletionGracePeriodSeconds"] = grace
-    return await store_write(req, rp, "delete", rp.name, _update, cid, store_key(rp), new, _rv(old))
+    return await store_write(req, rp, "delete", rp.name, _update, cid, store_key(rp), new, resource_version(old))
 
 
 async def _delete_namespace_contents(req: ApiRequest, cid: int, namespace: str) -> None:
@@ -647,5 +640,5 @@ async def delete_collection(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             deleted.append(await store_write(req, rp, "delete", meta["name"], _delete, cid, key))
         except kv.KeyNotFound:
             pass
-    revision = max((_rv(d) for d in deleted), default=0)
+    revision = max((resource_version(d) for d in deleted), default=0)
     return ok(render(req, resource, deleted, revision, single=False))

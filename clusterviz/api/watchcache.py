@@ -91,11 +91,14 @@ class LogFollower:
 
     def _absorb(self) -> None:
         """Take the events this process's writes handed over, as far as they continue the log."""
+        taken: list[kv.Event] = []
         for event in self._subscription.take():
-            if event.revision == self.head + 1:
-                self._append([event])
-                self._wake()
+            if event.revision == self.head + len(taken) + 1:
+                taken.append(event)
             # An older one is in memory already; after a gap, ``refresh`` reads the rest from the log.
+        if taken:
+            self._append(taken)
+            self._wake()
 
     async def _run(self) -> None:
         subscription = self._subscription

@@ -24,3 +24,12 @@ def list_or_empty(value: object) -> list[Any]:
 def str_or_empty(value: object) -> str:
     """``value`` if it is a string, else ""."""
     return value if isinstance(value, str) else ""
+
+
+def resource_version(obj: object) -> int:
+    """An object's ``metadata.resourceVersion`` as the store's revision (0 when missing or not a number)."""
+    value = dict_or_empty(dict_or_empty(obj).get("metadata")).get("resourceVersion")
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0

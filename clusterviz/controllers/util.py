@@ -16,6 +16,7 @@ from clusterviz.api import errors
 from clusterviz.api.component import Engine
 from clusterviz.api.informer import Handler, Informer, WorkQueue, key_of
 from clusterviz.apimachinery import labels
+from clusterviz.apimachinery.unstructured import resource_version
 
 log = logging.getLogger(__name__)
 
@@ -241,17 +242,10 @@ class RecentWrites:
         mine = self._objects.get(key)
         if mine is None:
             return cached
-        if meta(mine).get("uid") != meta(cached).get("uid") or _revision(mine) <= _revision(cached):
+        if meta(mine).get("uid") != meta(cached).get("uid") or resource_version(mine) <= resource_version(cached):
             del self._objects[key]
             return cached
         return mine
-
-
-def _revision(obj: Obj) -> int:
-    try:
-        return int(meta(obj).get("resourceVersion") or 0)
-    except ValueError:
-        return 0
 
 
 # --- workers ------------------------------------------------------------------------------------

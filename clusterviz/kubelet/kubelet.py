@@ -21,6 +21,7 @@ from typing import Any
 from clusterviz.api import clock, errors
 from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer
+from clusterviz.apimachinery.unstructured import resource_version
 
 from .runtime import Container, ContainerRuntime, Sandbox
 from .status import is_ready, needs_status, ready_node_status
@@ -172,13 +173,13 @@ class Kubelet:
             updated = await self.client.patch("nodes", self.node_name, {"status": status}, sub="status")
         except errors.StatusError:
             return None  # deleted, or a conflict: the next heartbeat tries again
-        self._posted_node_rv = int(updated.get("metadata", {}).get("resourceVersion") or 0)
+        self._posted_node_rv = resource_version(updated)
         return updated
 
     async def _sync_node_status(self) -> None:
         """Post Ready (with anything a registering kubelet reports) when needed, and the image list."""
         node = self.node()
-        if node is None or int(node.get("metadata", {}).get("resourceVersion") or 0) < self._posted_node_rv:
+        if node is None or resource_version(node) < self._posted_node_rv:
             return  # gone, or our last write has not come back through the watch yet
         if needs_status(node):
             was_ready = is_ready(node)

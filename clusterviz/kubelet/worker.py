@@ -13,6 +13,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import errors
+from clusterviz.apimachinery.unstructured import resource_version
 
 from . import images
 from .admission import admit
@@ -23,13 +24,6 @@ if TYPE_CHECKING:
     from .kubelet import Kubelet
 
 TERMINAL_PHASES = ("Failed", "Succeeded")
-
-
-def _rv(obj: dict[str, Any] | None) -> int:
-    try:
-        return int(((obj or {}).get("metadata") or {}).get("resourceVersion") or 0)
-    except ValueError:
-        return 0
 
 
 def _field_path(name: str) -> str:
@@ -127,7 +121,7 @@ class PodWorker:
             if exc.code in (404, 409):
                 return False
             raise
-        self._posted_rv = _rv(updated)
+        self._posted_rv = resource_version(updated)
         return True
 
     def _status(self, sandbox: Sandbox | None, waiting: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
@@ -149,7 +143,7 @@ class PodWorker:
             sandbox = await self._start(sandbox, specs)
             if sandbox is None:
                 return
-        elif self._posted_rv > _rv(self.pod) or is_running_and_ready(self.pod, sandbox):
+        elif self._posted_rv > resource_version(self.pod) or is_running_and_ready(self.pod, sandbox):
             return  # our last write is not back from the watch yet, or the stored status is already true
         await self._post(self._status(sandbox))
 

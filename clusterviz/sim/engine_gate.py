@@ -12,6 +12,7 @@ from typing import Any
 from clusterviz.api import codec, errors, watchcache
 from clusterviz.api.gate import Classify
 from clusterviz.api.request import ApiRequest, ResourcePath
+from clusterviz.apimachinery.unstructured import resource_version
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
@@ -34,12 +35,6 @@ def _body_of(req: ApiRequest) -> dict[str, Any] | None:
     except errors.StatusError:
         return None
     return body if isinstance(body, dict) else None
-
-
-def _revision_of(obj: dict[str, Any]) -> int | None:
-    """The revision a write stored its object at (None if the object does not say)."""
-    revision = str((obj.get("metadata") or {}).get("resourceVersion") or "")
-    return int(revision) if revision.isdigit() else None
 
 
 def _noun(kind: str, namespace: str, name: str) -> str:
@@ -169,7 +164,7 @@ class EngineGate:
             self._inflight -= 1
         async with self.engine.activity():
             try:
-                await self.catch_up(_revision_of(obj))
+                await self.catch_up(resource_version(obj))
             except kv.StoreUnavailable:
                 # The write itself is committed, so it is reported as done; the watch cache reads it
                 # once the database answers again, and the tailer hands its event to the watchers.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clusterviz.api.component import SimSettings
-from clusterviz.store import kv
+from clusterviz.store import kv, loops
 from clusterviz.store.threads import in_thread, in_writer_thread
 
 from . import lease, remote, trace
@@ -91,11 +91,7 @@ _locks: dict[asyncio.AbstractEventLoop, asyncio.Lock] = {}
 
 
 def _lock() -> asyncio.Lock:
-    loop = asyncio.get_running_loop()
-    if loop not in _locks:
-        _locks.clear()  # locks of closed loops (test runs) are useless
-        _locks[loop] = asyncio.Lock()
-    return _locks[loop]
+    return loops.entry(_locks, asyncio.Lock)
 
 
 def get(cluster: str) -> Running | None:
@@ -188,7 +184,7 @@ async def start(cluster: str, *, mode: str | None = None, speed: float | None = 
         running = Running(cluster, engine, gate, ctx)
         _running[cluster] = running
         trace.attach(engine)
-        _keep_renewing()
+        loops.keep_running(_renewers, _renew_forever)
         if remote.available():
             # Writes other processes receive for this cluster are served here, as hops on its bus.
             engine.background.add(asyncio.get_running_loop().create_task(remote.serve(cluster)))
@@ -231,16 +227,6 @@ async def renew_leases() -> None:
 
 
 _renewers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
-
-
-def _keep_renewing() -> None:
-    """Start this loop's one lease renewer, if it is not running yet."""
-    loop = asyncio.get_running_loop()
-    for closed in [other for other in _renewers if other.is_closed()]:
-        del _renewers[closed]  # the event loops of finished tests
-    task = _renewers.get(loop)
-    if task is None or task.done():
-        _renewers[loop] = loop.create_task(_renew_forever())
 
 
 async def _renew_forever() -> None:

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from clusterviz.store import kv
+from clusterviz.store import kv, loops
 from clusterviz.store.threads import in_thread, in_writer_thread
 
 from .bus import Message
@@ -130,13 +130,9 @@ def attach(engine: Engine) -> None:
     buffer: list[Message] = []
     _buffers[engine] = buffer
     engine.listeners.append(buffer.append)
+    loops.entry(_attached, weakref.WeakSet).add(engine)
     loop = asyncio.get_running_loop()
-    for closed in [other for other in _attached if other.is_closed()]:
-        _attached.pop(closed, None), _flushers.pop(closed, None)  # the event loops of finished tests
-    _attached.setdefault(loop, weakref.WeakSet()).add(engine)
-    flusher = _flushers.get(loop)
-    if flusher is None or flusher.done():
-        _flushers[loop] = loop.create_task(_flush_forever(loop))
+    loops.keep_running(_flushers, lambda: _flush_forever(loop))
 
 
 def detach(engine: Engine) -> None:
@@ -158,7 +154,6 @@ async def _flush_forever(loop: asyncio.AbstractEventLoop) -> None:
             pass  # the database is briefly away; the buffers are written at the next flush
         except Exception:  # noqa: BLE001 - one bad round must not end persistence for every cluster
             log.exception("could not save the engines' traces")
-    _flushers.pop(loop, None)
 
 
 def saved_messages(cluster: str, since_seq: int, limit: int) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from . import kv
+from . import kv, loops
 from .threads import in_writer_thread
 
 _write_many = in_writer_thread(kv.write_many)
@@ -58,28 +58,18 @@ class _Combiner:
 _combiners: dict[asyncio.AbstractEventLoop, _Combiner] = {}
 
 
-def _combiner() -> _Combiner:
-    loop = asyncio.get_running_loop()
-    combiner = _combiners.get(loop)
-    if combiner is None:
-        for closed in [other for other in _combiners if other.is_closed()]:
-            del _combiners[closed]  # the event loops of finished tests
-        combiner = _combiners[loop] = _Combiner()
-    return combiner
-
-
 async def create(cid: int, key: kv.Key, obj: dict[str, Any]) -> dict[str, Any]:
     """``kv.create``, committed with the writes that queue beside it."""
-    return await _combiner().submit(kv.Write("create", cid, key, obj))
+    return await loops.entry(_combiners, _Combiner).submit(kv.Write("create", cid, key, obj))
 
 
 async def update(cid: int, key: kv.Key, obj: dict[str, Any], expected_rv: int | None = None) -> dict[str, Any]:
     """``kv.update``, committed with the writes that queue beside it."""
-    return await _combiner().submit(kv.Write("update", cid, key, obj, expected_rv))
+    return await loops.entry(_combiners, _Combiner).submit(kv.Write("update", cid, key, obj, expected_rv))
 
 
 async def delete(
     cid: int, key: kv.Key, expected_rv: int | None = None, expected_uid: str | None = None
 ) -> dict[str, Any]:
     """``kv.delete``, committed with the writes that queue beside it."""
-    return await _combiner().submit(kv.Write("delete", cid, key, None, expected_rv, expected_uid))
+    return await loops.entry(_combiners, _Combiner).submit(kv.Write("delete", cid, key, None, expected_rv, expected_uid))

@@ -1,8 +1,9 @@
 """etcd's key-value operations over the Django models.
 
-Every write runs in one transaction that locks the cluster row, bumps its
-revision, writes the object with ``metadata.resourceVersion`` set to that
-revision and appends the watch event. Watchers are woken after commit.
+Writes run in one transaction per batch (``write_many``) that locks the clusters'
+rows; each write bumps its cluster's revision, stores the object with
+``metadata.resourceVersion`` set to that revision and appends the watch event.
+After commit the events go to this process's watchers (``notify.publish``).
 All functions here are synchronous; the API server calls them from threads.
 """
 
@@ -344,18 +345,6 @@ def _commit_writers(cursor: Any, writers: list[_Writer], starts: dict[int, int])
         transaction.on_commit(functools.partial(notify.publish, w.cid, w.revision, w.events))
 
 
-@contextmanager
-def writer(cid: int) -> Iterator[_Writer]:
-    """Lock the cluster for writing; commit bumps its revision and wakes watchers."""
-    with exclusive(), transaction.atomic(), connection.cursor() as cursor:
-        starts = _lock_clusters(cursor, [cid])
-        if cid not in starts:
-            raise ClusterNotFound(cid)
-        w = _Writer(cid, starts[cid])
-        yield w
-        _commit_writers(cursor, [w], starts)
-
-
 @dataclass(frozen=True)
 class Write:
     """One write of a batch: ``create`` (obj), ``update`` (obj, expected_rv) or ``delete`` (expected_rv, expected_uid)."""
@@ -395,22 +384,26 @@ def write_many(writes: list[Write]) -> list[dict[str, Any] | StoreError]:
     return results
 
 
+def _one(write: Write) -> dict[str, Any]:
+    result = write_many([write])[0]
+    if isinstance(result, StoreError):
+        raise result
+    return result
+
+
 def create(cid: int, key: Key, obj: dict[str, Any]) -> dict[str, Any]:
     """Store a new object; KeyExists if the key is taken."""
-    with writer(cid) as w:
-        return w.create(key, obj)
+    return _one(Write("create", cid, key, obj))
 
 
 def update(cid: int, key: Key, obj: dict[str, Any], expected_rv: int | None = None) -> dict[str, Any]:
     """Replace an object; RevisionConflict when ``expected_rv`` is not the stored revision."""
-    with writer(cid) as w:
-        return w.update(key, obj, expected_rv)
+    return _one(Write("update", cid, key, obj, expected_rv))
 
 
 def delete(cid: int, key: Key, expected_rv: int | None = None, expected_uid: str | None = None) -> dict[str, Any]:
     """Remove an object and return it as last stored (with the deletion's revision)."""
-    with writer(cid) as w:
-        return w.delete(key, expected_rv, expected_uid)
+    return _one(Write("delete", cid, key, None, expected_rv, expected_uid))
 
 
 def _compact(cid: int, revision: int) -> None:

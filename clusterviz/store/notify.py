@@ -1,10 +1,12 @@
 """Wake-ups for watchers after a write commits.
 
-A wake-up only says "cluster N reached revision R"; watchers always read the
-log itself, so a lost wake-up delays an event but never loses it. Watchers in
-this process are woken directly; other processes learn through the channel
-layer group of the cluster, which each event loop with watchers joins (with
-Redis; the in-memory layer has no other processes to hear from).
+A wake-up says "cluster N reached revision R". Subscribers in this process are
+woken directly, with the events of the write, so that they need not read it
+back; other processes learn through the channel layer group of the cluster,
+which each event loop with subscribers joins (with Redis; the in-memory layer
+has no other processes to hear from), and read the log themselves. One poll per
+event loop finds what a lost or impossible wake-up missed, so a wake-up delays
+an event at worst, never loses it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import Any
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+
+from . import loops
 
 log = logging.getLogger(__name__)
 
@@ -95,11 +99,7 @@ def _listen(cid: int) -> None:
     if not settings.REDIS_URL:
         return
     loop = asyncio.get_running_loop()
-    for closed in [other for other in _listeners if other.is_closed()]:
-        del _listeners[closed]  # the event loops of finished tests
-    if loop not in _listeners:
-        _listeners[loop] = _Listener(loop)
-    _listeners[loop].join(cid)
+    loops.entry(_listeners, lambda: _Listener(loop)).join(cid)
 
 
 class Subscription:
@@ -121,7 +121,7 @@ class Subscription:
         with _lock:
             _waiters[cid].add((self.loop, self))
         _listen(cid)
-        _keep_polling(self.loop)
+        loops.keep_running(_pollers, lambda: _poll_forever(self.loop))
 
     def _woken(self, revision: int, events: list[Any]) -> None:
         self.revision = max(self.revision, revision)
@@ -175,14 +175,6 @@ POLL_SECONDS = 0.5
 _pollers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
 
 
-def _keep_polling(loop: asyncio.AbstractEventLoop) -> None:
-    for closed in [other for other in _pollers if other.is_closed()]:
-        del _pollers[closed]  # the event loops of finished tests
-    task = _pollers.get(loop)
-    if task is None or task.done():
-        _pollers[loop] = loop.create_task(_poll_forever(loop))
-
-
 async def _poll_forever(loop: asyncio.AbstractEventLoop) -> None:
     # kv and threads import this module.
     from .kv import revisions
@@ -193,7 +185,6 @@ async def _poll_forever(loop: asyncio.AbstractEventLoop) -> None:
         with _lock:
             cids = sorted(cid for cid, waiters in _waiters.items() if any(w[0] is loop for w in waiters))
         if not cids:
-            _pollers.pop(loop, None)
             return
         try:
             current = await in_thread(revisions)(cids)

@@ -3,10 +3,10 @@
 Every async caller (the API server, the simulation) runs store functions through ``in_thread``,
 so three rules hold everywhere:
 
-- Bounded pools of threads (one for reads, one for writes), shared by every event loop of the process. Each thread keeps its
-  own connection, so a process holds at most ``THREADS`` connections however many event loops
-  come and go (a fresh default executor per loop would open new ones each time and leave the
-  old ones for the garbage collector).
+- Bounded pools of threads, shared by every event loop of the process: ``THREADS`` for reads and
+  one for writes. Each thread keeps its own connection, so a process holds at most ``THREADS`` + 1
+  connections however many event loops come and go (a fresh default executor per loop would open
+  new ones each time and leave the old ones for the garbage collector).
 - A connection that failed is closed, so the thread's next call connects again instead of
   failing on a dead socket for ever (Django only does this at request boundaries, which these
   threads never see).
@@ -22,7 +22,6 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, InterfaceError, OperationalError, connections
 
 from .kv import StoreUnavailable
@@ -34,10 +33,10 @@ log = logging.getLogger(__name__)
 THREADS = 8
 
 _executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="store")
-# Writes have threads of their own, so that reads never queue behind writes waiting for their
-# turn (SQLite has one writer at a time; PostgreSQL locks per cluster). One is all SQLite can use.
-WRITER_THREADS = 1 if settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"].endswith("sqlite3") else 4
-_writer_executor = ThreadPoolExecutor(max_workers=WRITER_THREADS, thread_name_prefix="store-writer")
+# Writes have a thread of their own, so that reads never queue behind writes waiting for their
+# turn. One is enough: the writes of an event loop are committed in batches, one at a time
+# (``batch``), and SQLite has one writer at a time anyway.
+_writer_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
 
 
 def _discard_connection() -> None:
@@ -70,5 +69,5 @@ def in_thread[**P, R](fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
 
 
 def in_writer_thread[**P, R](fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """Run the synchronous write ``fn`` in the store's writer threads (see ``WRITER_THREADS``)."""
+    """Run the synchronous write ``fn`` in the store's writer thread."""
     return sync_to_async(_guarded(fn), thread_sensitive=False, executor=_writer_executor)
