@@ -26,6 +26,8 @@ from typing import Any, Final
 from clusterviz.apimachinery.quantity import Quantity, QuantityError, parse_quantity
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
+from .secret_data import default_secret
+
 __all__ = ["apply_defaults", "image_pull_policy", "qos_class"]
 
 DEFAULT_SCHEDULER_NAME: Final = "default-scheduler"
@@ -510,6 +512,7 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "Node": _node,
     "Endpoints": _endpoints,
     "Event": _event,
+    "Secret": default_secret,
 }
 
 

@@ -17,7 +17,7 @@ from clusterviz.apimachinery.unstructured import dict_or_empty, resource_version
 from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
-from . import clock, codec, errors, managedfields, paging, strategy, tables
+from . import clock, codec, errors, managedfields, paging, secret_data, strategy, tables
 from .defaulting import apply_defaults
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import Resource
@@ -232,6 +232,9 @@ def _name_errors(obj: dict[str, Any]) -> list[FieldError]:
 
 def validated(resource: Resource, obj: dict[str, Any], old: dict[str, Any] | None = None) -> dict[str, Any]:
     """Apply defaults and validate; 422 Invalid with every field error."""
+    if resource.kind == "Secret" and (undecodable := secret_data.decoding_error(obj)) is not None:
+        # Go's decoder refuses a Secret's bytes before any validation runs.
+        raise errors.bad_request(f'Secret in version "v1" cannot be handled as a Secret: {undecodable}')
     try:
         obj = apply_defaults(resource.kind, obj)
     except (TypeError, ValueError, AttributeError, KeyError):

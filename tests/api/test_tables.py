@@ -65,6 +65,8 @@ def test_resources_with_tables():
         "endpoints",
         "events",
         "configmaps",
+        "secrets",
+        "serviceaccounts",
         "replicationcontrollers",
         "deployments",
         "replicasets",
@@ -119,6 +121,8 @@ COLUMN_SETS = {
         ("Name", "string", 1),
     ],
     "configmaps": [("Name", "string", 0), ("Data", "string", 0), ("Age", "string", 0)],
+    "secrets": [("Name", "string", 0), ("Type", "string", 0), ("Data", "string", 0), ("Age", "string", 0)],
+    "serviceaccounts": [("Name", "string", 0), ("Secrets", "string", 0), ("Age", "string", 0)],
     "replicationcontrollers": [
         ("Name", "string", 0),
         ("Desired", "integer", 0),

@@ -13,6 +13,7 @@ from .events import _print_event
 from .misc import _print_configmap, _print_default
 from .nodes import _print_namespace, _print_node
 from .pods import _print_pod
+from .secrets import _print_secret, _print_service_account
 from .services import _print_endpoints, _print_service
 from .workloads import _print_deployment, _print_replica_set, _print_replication_controller
 
@@ -24,6 +25,8 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "endpoints": _print_endpoints,
     "events": _print_event,
     "configmaps": _print_configmap,
+    "secrets": _print_secret,
+    "serviceaccounts": _print_service_account,
     "replicationcontrollers": _print_replication_controller,
     "replicasets": _print_replica_set,
     "deployments": _print_deployment,

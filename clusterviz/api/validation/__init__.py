@@ -23,7 +23,9 @@ from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_m
 from .namespace import validate_namespace
 from .node import validate_node
 from .pod import validate_pod
+from .secret import validate_secret
 from .service import validate_service
+from .serviceaccount import validate_service_account
 from .workloads import validate_deployment, validate_replica_set, validate_replication_controller
 
 __all__ = ["FieldError", "validate", "VALIDATORS"]
@@ -57,6 +59,8 @@ VALIDATORS: dict[str, Validator] = {
     "Endpoints": validate_endpoints,
     "Event": validate_event,
     "Lease": _validate_lease,
+    "Secret": validate_secret,
+    "ServiceAccount": validate_service_account,
 }
 
 
