@@ -128,6 +128,13 @@ class Client:
         resp = await self.request("DELETE", path_for(find_resource(plural), namespace, name), payload=options or {})
         return resp.body
 
+    async def delete_collection(
+        self, plural: str, namespace: str = "", options: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """DELETE on the collection: every object of ``plural`` in ``namespace``."""
+        resp = await self.request("DELETE", path_for(find_resource(plural), namespace), payload=options or {})
+        return resp.body
+
     async def bind(self, pod_namespace: str, pod_name: str, node: str) -> None:
         binding = {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": pod_name, "namespace": pod_namespace},
                    "target": {"apiVersion": "v1", "kind": "Node", "name": node}}

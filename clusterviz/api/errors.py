@@ -39,10 +39,11 @@ class StatusError(Exception):
             "status": "Failure",
             "message": self.message,
             "reason": self.reason,
-            "code": self.code,
         }
+        # The real server's field order: details come before code.
         if self.details is not None:
             body["details"] = self.details
+        body["code"] = self.code
         return body
 
 
@@ -114,6 +115,26 @@ def unsupported_media_type(content_type: str) -> StatusError:
 
 def forbidden(message: str) -> StatusError:
     return StatusError(403, "Forbidden", message)
+
+
+# v1.NamespaceTerminatingCause: a create refused because its namespace is being deleted.
+NAMESPACE_TERMINATING_CAUSE = "NamespaceTerminating"
+
+
+def forbidden_resource(
+    resource: str, group: str, name: str, why: str, causes: list[dict[str, str]] | None = None
+) -> StatusError:
+    """403 about one object, worded as apierrors.NewForbidden: ``pods "x" is forbidden: <why>``."""
+    subject = f'{qualified(resource, group)} "{name}"' if name else qualified(resource, group)
+    details = _details(name, group, resource)
+    if causes:
+        details["causes"] = causes
+    return StatusError(403, "Forbidden", f"{subject} is forbidden: {why}", details)
+
+
+def has_cause(exc: StatusError, cause_type: str) -> bool:
+    """apierrors.HasStatusCause: whether the Status names a cause of this type."""
+    return any(c.get("reason") == cause_type for c in (exc.details or {}).get("causes") or [])
 
 
 def service_unavailable(message: str, retry_after: int = 1) -> StatusError:

@@ -25,6 +25,12 @@ from .validation import validate
 
 # How often a patch is retried when a concurrent write got in first (as the real server does).
 PATCH_RETRIES = 8
+# Namespaces the NamespaceLifecycle admission plugin never lets go.
+IMMORTAL_NAMESPACES = ("default", "kube-system", "kube-public")
+NAMESPACE_PURGE_PENDING = (
+    "The system is ensuring all content is removed from this namespace.  "
+    "Upon completion, this namespace will automatically be purged by the system."
+)
 
 PATCH_TYPES = {
     "application/json-patch+json": "json",
@@ -247,7 +253,7 @@ def validated(resource: Resource, obj: dict[str, Any], old: dict[str, Any] | Non
     return obj
 
 
-async def ensure_namespace(cid: int, rp: ResourcePath) -> None:
+async def ensure_namespace(cid: int, rp: ResourcePath, name: str) -> None:
     """NamespaceLifecycle admission: the namespace must exist and not be terminating."""
     if not rp.resource.namespaced:
         return
@@ -255,9 +261,11 @@ async def ensure_namespace(cid: int, rp: ResourcePath) -> None:
     if ns is None:
         raise errors.not_found("namespaces", "", rp.namespace)
     if (ns.get("metadata") or {}).get("deletionTimestamp"):
-        raise errors.forbidden(
-            f"{rp.resource.plural} \"{(rp.name or '')}\" is forbidden: unable to create new content in namespace "
-            f"{rp.namespace} because it is being terminated"
+        raise errors.forbidden_resource(
+            rp.resource.plural, rp.resource.group, name,
+            f"unable to create new content in namespace {rp.namespace} because it is being terminated",
+            [{"reason": errors.NAMESPACE_TERMINATING_CAUSE, "message": f"namespace {rp.namespace} is being terminated",
+              "field": "metadata.namespace"}],
         )
 
 
@@ -300,7 +308,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     cid = await cluster_of(req)
     obj = strategy.prepare_for_create(resource, obj)
     obj = validated(resource, obj)
-    await ensure_namespace(cid, rp)
+    await ensure_namespace(cid, rp, str(obj["metadata"].get("name") or ""))
     await _allocate(cid, rp, obj)
     if req.query.get("dryRun"):
         return ok(with_type(resource, obj), 201)
@@ -344,6 +352,8 @@ async def _write_update(
     check_namespace(rp, new)
     if rp.sub == "status":
         new = strategy.prepare_for_status_update(old, new)
+    elif rp.sub == "finalize":
+        new = strategy.prepare_for_finalize(old, new)
     else:
         new = strategy.prepare_for_update(resource, old, new)
     new = validated(resource, new, old)
@@ -352,7 +362,8 @@ async def _write_update(
         return new
     if new == old:
         return old
-    if new["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers") and resource.kind != "Pod":
+    held = _namespace_finalizers(new) if resource.kind == "Namespace" else new["metadata"].get("finalizers")
+    if new["metadata"].get("deletionTimestamp") and not held and resource.kind != "Pod":
         # The last finalizer is gone: the deletion that waited for it happens now.
         return await store_write(req, rp, "delete", rp.name, _delete, cid, store_key(rp), resource_version(old))
     verb = "update" if req.method == "PUT" else "patch"
@@ -525,32 +536,48 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     return ok({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}, 201)
 
 
-async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
-    resource = rp.resource
-    options: dict[str, Any] = {}
+def _delete_options(req: ApiRequest) -> dict[str, Any]:
+    """The request's DeleteOptions (body), or none."""
     if req.payload is not None and isinstance(req.payload, dict):
-        options = req.payload
-    elif req.body.strip():
-        options = codec.decode_object(req.body, req.content_type or "application/json")
+        return req.payload
+    if req.body.strip():
+        return codec.decode_object(req.body, req.content_type or "application/json")
+    return {}
+
+
+async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    options = _delete_options(req)
+    if rp.resource.kind == "Namespace" and rp.name in IMMORTAL_NAMESPACES:
+        raise errors.forbidden_resource("namespaces", "", rp.name, "this namespace may not be deleted")
+    return ok(with_type(rp.resource, await _delete_object(req, rp, await cluster_of(req), options)))
+
+
+async def _delete_object(req: ApiRequest, rp: ResourcePath, cid: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Delete one object as the registry does: graceful for bound Pods, held by finalizers, else at once."""
+    resource = rp.resource
     preconditions = dict_or_empty(options.get("preconditions"))
-    cid = await cluster_of(req)
     for _ in range(PATCH_RETRIES):
         old = await _get(cid, store_key(rp))
         if old is None:
             raise not_found(rp)
         if req.query.get("dryRun") or options.get("dryRun"):
-            return ok(with_type(resource, old))
+            return old
+        if resource.kind == "Namespace" and _namespace_finalizers(old):
+            if (old.get("metadata") or {}).get("deletionTimestamp"):
+                raise errors.conflict("namespaces", "", rp.name, NAMESPACE_PURGE_PENDING)
+            try:
+                return await _mark_namespace_terminating(req, rp, cid, old)
+            except kv.RevisionConflict:
+                continue
         grace = _grace_period(old, options, req)
         if not grace and not (old.get("metadata") or {}).get("finalizers"):
             break
         try:
-            return ok(with_type(resource, await _mark_deleting(req, rp, cid, old, grace)))
+            return await _mark_deleting(req, rp, cid, old, grace)
         except kv.RevisionConflict:
             continue  # the kubelet wrote status meanwhile; mark the fresh object, as the real server retries
     else:
         raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
-    if resource.kind == "Namespace":
-        await _delete_namespace_contents(req, cid, rp.name)
     expected_rv = None
     if preconditions.get("resourceVersion"):
         try:
@@ -559,7 +586,7 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             raise errors.bad_request("invalid precondition resourceVersion") from None
     uid = preconditions.get("uid") or None
     try:
-        deleted = await store_write(req, rp, "delete", rp.name, _delete, cid, store_key(rp), expected_rv, uid)
+        return await store_write(req, rp, "delete", rp.name, _delete, cid, store_key(rp), expected_rv, uid)
     except kv.KeyNotFound:
         raise not_found(rp) from None
     except kv.RevisionConflict:
@@ -567,7 +594,22 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             resource.plural, resource.group, rp.name,
             "the UID in the precondition does not match the UID in record" if uid else errors.MODIFIED_CONFLICT,
         ) from None
-    return ok(with_type(resource, deleted))
+
+
+def _namespace_finalizers(ns: dict[str, Any]) -> bool:
+    """Whether a namespace's deletion waits (for the namespace controller or another finalizer)."""
+    return bool(dict_or_empty(ns.get("spec")).get("finalizers") or (ns.get("metadata") or {}).get("finalizers"))
+
+
+async def _mark_namespace_terminating(
+    req: ApiRequest, rp: ResourcePath, cid: int, old: dict[str, Any]
+) -> dict[str, Any]:
+    """The namespace registry's delete: Terminating now, gone once the namespace controller has emptied it."""
+    new = copy.deepcopy(old)
+    new["metadata"]["deletionTimestamp"] = clock.rfc3339()
+    new["metadata"]["deletionGracePeriodSeconds"] = 0
+    new.setdefault("status", {})["phase"] = "Terminating"
+    return await store_write(req, rp, "delete", rp.name, _update, cid, store_key(rp), new, resource_version(old))
 
 
 def _grace_period(obj: dict[str, Any], options: dict[str, Any], req: ApiRequest) -> int:
@@ -607,26 +649,11 @@ async def _mark_deleting(req: ApiRequest, rp: ResourcePath, cid: int, old: dict[
     return await store_write(req, rp, "delete", rp.name, _update, cid, store_key(rp), new, resource_version(old))
 
 
-async def _delete_namespace_contents(req: ApiRequest, cid: int, namespace: str) -> None:
-    from .resources import RESOURCES
-
-    for resource in RESOURCES:
-        if not resource.namespaced:
-            continue
-        items, _ = await _list(cid, resource.key, namespace)
-        rp = ResourcePath(resource, namespace, "", "")
-        for item in items:
-            name = item["metadata"]["name"]
-            try:
-                await store_write(req, rp, "delete", name, _delete, cid, kv.Key(resource.key, namespace, name))
-            except kv.KeyNotFound:
-                pass
-
-
 async def delete_collection(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     resource = rp.resource
     if "deletecollection" not in resource.verbs:
         raise errors.method_not_allowed("deletecollection", resource.plural, resource.group)
+    options = _delete_options(req)
     cid = await cluster_of(req)
     label_sel, field_reqs = parse_selectors(req, resource)
     items, _ = await _list(cid, resource.key, rp.namespace or None, **_indexed(field_reqs))
@@ -638,10 +665,11 @@ async def delete_collection(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         if req.query.get("dryRun"):
             deleted.append(item)
             continue
+        one = ResourcePath(resource, meta.get("namespace", ""), meta["name"], "")
         try:
-            key = kv.Key(resource.key, meta.get("namespace", ""), meta["name"])
-            deleted.append(await store_write(req, rp, "delete", meta["name"], _delete, cid, key))
-        except kv.KeyNotFound:
-            pass
+            deleted.append(await _delete_object(req, one, cid, options))
+        except errors.StatusError as exc:
+            if exc.code != 404:  # gone meanwhile: nothing to delete
+                raise
     revision = max((resource_version(d) for d in deleted), default=0)
     return ok(render(req, resource, deleted, revision, single=False))

@@ -87,6 +87,13 @@ def prepare_for_update(resource: Resource, old: dict[str, Any], new: dict[str, A
             new["status"] = copy.deepcopy(old["status"])
         else:
             new.pop("status", None)
+    if resource.kind == "Namespace":
+        # Only the finalize subresource changes a namespace's finalizers.
+        finalizers = dict_or_empty(old.get("spec")).get("finalizers")
+        if isinstance(new.get("spec"), dict) and finalizers is not None:
+            new["spec"]["finalizers"] = copy.deepcopy(finalizers)
+        elif isinstance(new.get("spec"), dict):
+            new["spec"].pop("finalizers", None)
     if "generation" in old_meta and new.get("spec") != old.get("spec"):
         meta["generation"] = int(old_meta["generation"]) + 1
     return new
@@ -99,6 +106,13 @@ def prepare_for_status_update(old: dict[str, Any], new: dict[str, Any]) -> dict[
         merged["status"] = copy.deepcopy(new["status"])
     else:
         merged.pop("status", None)
+    return merged
+
+
+def prepare_for_finalize(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """A namespace's finalize write changes .spec.finalizers only."""
+    merged = copy.deepcopy(old)
+    merged.setdefault("spec", {})["finalizers"] = copy.deepcopy(dict_or_empty(new.get("spec")).get("finalizers") or [])
     return merged
 
 

@@ -16,6 +16,7 @@ from clusterviz.api.informer import Handler, Informer, key_of
 from .deployment import DeploymentController
 from .endpoints import EndpointsController
 from .garbage_collector import GarbageCollector
+from .namespace import NamespaceController
 from .node_lifecycle import NodeLifecycleController
 from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
@@ -45,6 +46,7 @@ INFORMERS = (
     ("services", ""),
     ("pods", ""),
     ("endpoints", ""),
+    ("namespaces", ""),
 )
 
 
@@ -78,6 +80,7 @@ class ControllerManager:
             EndpointsController(self),
             GarbageCollector(self),
             PodGarbageCollector(self),
+            NamespaceController(self),
         ]
 
     async def run(self) -> None:

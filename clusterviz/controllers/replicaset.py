@@ -322,7 +322,9 @@ class ReplicaSetController:
                 self.expectations.creation_observed(key, pod_key)
                 if exc.reason == "AlreadyExists":
                     continue
-                await self.recorder.event(owner, "Warning", "FailedCreate", f"Error creating: {exc.message}")
+                if not errors.has_cause(exc, errors.NAMESPACE_TERMINATING_CAUSE):
+                    # As upstream: no event for a namespace being deleted, where every create fails.
+                    await self.recorder.event(owner, "Warning", "FailedCreate", f"Error creating: {exc.message}")
                 raise
             await self.recorder.event(owner, "Normal", "SuccessfulCreate", f"Created pod: {name}")
             return

@@ -275,8 +275,11 @@ class Worker:
         """Queue ``key`` (once, however often it is added before it is taken)."""
         self.queue.add(key)
 
-    def add_after(self, key: str, delay: float) -> None:
-        """Add ``key`` once ``delay`` simulated seconds have passed (the earliest request wins)."""
+    def add_after(self, key: str, delay: float, *, background: bool = False) -> None:
+        """Add ``key`` once ``delay`` simulated seconds have passed (the earliest request wins).
+
+        A ``background`` wait does not keep fast-forward running (a retry of something others must do).
+        """
         if delay <= 0:
             self.add(key)
             return
@@ -286,7 +289,7 @@ class Worker:
         self._waiting[key] = due
 
         async def later() -> None:
-            await self.engine.sleep(delay, what=f"{self.name.rpartition('/')[2]} requeues {key}")
+            await self.engine.sleep(delay, background=background, what=f"{self.name.rpartition('/')[2]} requeues {key}")
             # A later, earlier-due request has already taken over this key.
             if self._waiting.get(key) == due:
                 del self._waiting[key]
