@@ -6,7 +6,6 @@ replica annotations, status conditions and the orderings of ReplicaSets.
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from collections.abc import Callable
@@ -51,6 +50,19 @@ def safe_encode(text: str) -> str:
     return "".join(SAFE_ALPHABET[ord(ch) % len(SAFE_ALPHABET)] for ch in text)
 
 
+def without_nulls(value: Any) -> Any:
+    """A copy without null fields: decoded into Go structs, ``creationTimestamp: null`` and absence are one value.
+
+    So a template sent with ``metadata.creationTimestamp: null`` (as kubectl create writes it) and the
+    same template after a merge patch dropped the null hash and compare the same.
+    """
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value
+
+
 def compute_hash(template: dict[str, Any], collision_count: int | None = None) -> str:
     """controller.ComputeHash: FNV-1a (32 bit) of the template, plus the collision count, safely encoded.
 
@@ -58,7 +70,7 @@ def compute_hash(template: dict[str, Any], collision_count: int | None = None) -
     canonical JSON (sorted keys) is hashed, so the value is stable but not
     byte-identical with kube-controller-manager's.
     """
-    value = fnv32a(json.dumps(template, sort_keys=True, separators=(",", ":")).encode())
+    value = fnv32a(json.dumps(without_nulls(template), sort_keys=True, separators=(",", ":")).encode())
     if collision_count is not None:
         value = fnv32a((collision_count & 0xFFFFFFFF).to_bytes(4, "little") + bytes(4), value)
     return safe_encode(str(value))
@@ -68,7 +80,7 @@ def equal_ignore_hash(a: dict[str, Any] | None, b: dict[str, Any] | None) -> boo
     """EqualIgnoreHash: templates equal once the pod-template-hash label is dropped from both."""
 
     def strip(template: dict[str, Any] | None) -> dict[str, Any]:
-        template = copy.deepcopy(template or {})
+        template = without_nulls(template or {})
         template_meta = template.get("metadata")
         if isinstance(template_meta, dict) and isinstance(template_meta.get("labels"), dict):
             template_meta["labels"].pop(HASH_LABEL, None)

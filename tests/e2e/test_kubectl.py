@@ -219,3 +219,19 @@ def test_server_side_apply_removes_a_field_taken_out_of_the_manifest(kubectl: Ku
     labels = ok(kubectl("get", "configmap", "ssa-owned", "-o", "jsonpath={.metadata.labels}"))
     data = ok(kubectl("get", "configmap", "ssa-owned", "-o", "jsonpath={.data}"))
     assert labels == '{"keep":"yes"}' and data == '{"a":"1"}'
+
+
+def test_rollout_undo_reuses_the_old_replica_set(kubectl: Kubectl):
+    # kubectl create writes the template's metadata.creationTimestamp as null; undo's patch drops it.
+    ok(kubectl("create", "deployment", "undone", "--image=nginx:1.25", "--replicas=2"))
+    ok(kubectl("set", "image", "deployment/undone", "nginx=nginx:1.26"))
+    ok(kubectl("rollout", "status", "deployment/undone", "--timeout=60s"))
+    assert ok(kubectl("rollout", "undo", "deployment/undone")).strip() == "deployment.apps/undone rolled back"
+    ok(kubectl("rollout", "status", "deployment/undone", "--timeout=60s"))
+    names = ok(kubectl("get", "rs", "-l", "app=undone", "-o", "jsonpath={.items[*].metadata.name}")).split()
+    assert len(names) == 2
+    history = ok(kubectl("rollout", "history", "deployment/undone"))
+    assert [line.split()[0] for line in history.splitlines()[2:] if line.strip()] == ["2", "3"]
+    image = ok(kubectl("get", "deploy", "undone", "-o", "jsonpath={.spec.template.spec.containers[0].image}"))
+    assert image == "nginx:1.25"
+    ok(kubectl("delete", "deployment", "undone"))
