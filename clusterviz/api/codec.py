@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+import clusterviz.apimachinery.protobuf_batch  # noqa: F401  (adds Jobs and CronJobs to the protobuf kinds)
 from clusterviz.apimachinery import protobuf
 
 from . import errors

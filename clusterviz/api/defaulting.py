@@ -502,6 +502,72 @@ def _event(event: dict[str, Any]) -> None:
         event.setdefault(name, None)
 
 
+# Labels the registry puts on a Job's Pod template; the selector matches the uid one.
+JOB_NAME_LABELS: Final = ("job-name", "batch.kubernetes.io/job-name")
+JOB_UID_LABELS: Final = ("controller-uid", "batch.kubernetes.io/controller-uid")
+JOB_SELECTOR_LABEL: Final = "batch.kubernetes.io/controller-uid"
+
+
+def _generate_job_selector(job: dict[str, Any], spec: dict[str, Any]) -> None:
+    """The Job registry's generateSelector: label the template with the Job's name and uid and select the uid.
+
+    It needs the uid the API server gives on create, so it runs here, after
+    that, and only adds what is missing; a manual selector is left alone.
+    """
+    meta = dict_or_empty(job.get("metadata"))
+    uid, name = meta.get("uid"), meta.get("name")
+    if spec.get("manualSelector") is True or not isinstance(uid, str) or not uid or not isinstance(name, str):
+        return
+    template = _dict(spec, "template", create=True)
+    template_meta = _dict(template, "metadata", create=True) if template is not None else None
+    labels = _dict(template_meta, "labels", create=True) if template_meta is not None else None
+    selector = _dict(spec, "selector", create=True)
+    match_labels = _dict(selector, "matchLabels", create=True) if selector is not None else None
+    if labels is None or match_labels is None:
+        return
+    for key in JOB_NAME_LABELS:
+        labels.setdefault(key, name)
+    for key in JOB_UID_LABELS:
+        labels.setdefault(key, uid)
+    match_labels.setdefault(JOB_SELECTOR_LABEL, uid)
+
+
+def _job(job: dict[str, Any]) -> None:
+    """SetDefaults_Job, after the registry's selector generation."""
+    spec = _dict(job, "spec", create=True)
+    if spec is None:
+        return
+    _generate_job_selector(job, spec)
+    if spec.get("completions") is None and spec.get("parallelism") is None:
+        spec["completions"] = 1
+    _default_ptr(spec, "parallelism", 1)
+    _default_ptr(spec, "backoffLimit", 2147483647 if spec.get("backoffLimitPerIndex") is not None else 6)
+    _default_ptr(spec, "completionMode", "NonIndexed")
+    _default_ptr(spec, "suspend", False)
+    _default_ptr(spec, "podReplacementPolicy", "Failed" if spec.get("podFailurePolicy") else "TerminatingOrFailed")
+    _pod_template(spec, always_present=True)
+    template_meta = dict_or_empty(dict_or_empty(spec.get("template")).get("metadata"))
+    meta = _dict(job, "metadata", create=True)
+    # A Job without labels of its own carries its Pod template's.
+    if meta is not None and not meta.get("labels") and isinstance(template_meta.get("labels"), dict):
+        meta["labels"] = copy.deepcopy(template_meta["labels"])
+
+
+def _cron_job(cron_job: dict[str, Any]) -> None:
+    """SetDefaults_CronJob; the Job template's own spec gets only the Pod defaults (Jobs get theirs when made)."""
+    spec = _dict(cron_job, "spec", create=True)
+    if spec is None:
+        return
+    _default(spec, "concurrencyPolicy", "Allow")
+    _default_ptr(spec, "suspend", False)
+    _default_ptr(spec, "successfulJobsHistoryLimit", 3)
+    _default_ptr(spec, "failedJobsHistoryLimit", 1)
+    job_template = _dict(spec, "jobTemplate", create=True)
+    job_spec = _dict(job_template, "spec", create=True) if job_template is not None else None
+    if job_spec is not None:
+        _pod_template(job_spec, always_present=True)
+
+
 _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "Pod": _pod,
     "Deployment": _deployment,
@@ -512,6 +578,8 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "Node": _node,
     "Endpoints": _endpoints,
     "Event": _event,
+    "Job": _job,
+    "CronJob": _cron_job,
     "Secret": default_secret,
 }
 

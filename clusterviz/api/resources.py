@@ -92,6 +92,10 @@ RESOURCES: tuple[Resource, ...] = (
     Resource("apps", "v1", "replicasets", "ReplicaSet", True, ("rs",), ("all",), ALL_VERBS, ("status", "scale"),
              ("status.replicas",), has_status=True, tracks_generation=True),
     Resource("coordination.k8s.io", "v1", "leases", "Lease", True),
+    Resource("batch", "v1", "jobs", "Job", True, (), ("all",), ALL_VERBS, ("status",), ("status.successful",),
+             has_status=True, tracks_generation=True),
+    Resource("batch", "v1", "cronjobs", "CronJob", True, ("cj",), ("all",), ALL_VERBS, ("status",),
+             has_status=True, tracks_generation=True),
 )
 
 _BY_PATH: dict[tuple[str, str, str], Resource] = {(r.group, r.version, r.plural): r for r in RESOURCES}

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from .batch import _print_cron_job, _print_job
 from .columns import _TYPE_META, PARTIAL_METADATA_FIELDS, _canonical_resource, column_definitions
 from .common import Printed, _datetime_to_ns, _meta
 from .events import _print_event
@@ -30,6 +31,8 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "replicationcontrollers": _print_replication_controller,
     "replicasets": _print_replica_set,
     "deployments": _print_deployment,
+    "jobs": _print_job,
+    "cronjobs": _print_cron_job,
 }
 
 

@@ -18,6 +18,8 @@ RESOURCES_WITH_TABLES: set[str] = {
     "replicationcontrollers",
     "deployments",
     "replicasets",
+    "jobs",
+    "cronjobs",
 }
 
 # Metadata fields copied into each row's PartialObjectMetadata.
@@ -37,6 +39,8 @@ PARTIAL_METADATA_FIELDS: tuple[str, ...] = (
 # API group each printed resource lives in, used to reject e.g. "events.events.k8s.io".
 _GROUPS: dict[str, str] = {r: "" for r in RESOURCES_WITH_TABLES} | {"deployments": "apps", "replicasets": "apps"}
 
+_GROUPS.update({"jobs": "batch", "cronjobs": "batch"})
+
 # (apiVersion, kind) filled into full objects that lack them (includeObject=Object).
 _TYPE_META: dict[str, tuple[str, str]] = {
     "pods": ("v1", "Pod"),
@@ -51,6 +55,8 @@ _TYPE_META: dict[str, tuple[str, str]] = {
     "replicationcontrollers": ("v1", "ReplicationController"),
     "deployments": ("apps/v1", "Deployment"),
     "replicasets": ("apps/v1", "ReplicaSet"),
+    "jobs": ("batch/v1", "Job"),
+    "cronjobs": ("batch/v1", "CronJob"),
 }
 
 # Singular names, short names and kinds kubectl users type, mapped to plurals.
@@ -77,6 +83,9 @@ _ALIASES: dict[str, str] = {
     "deploy": "deployments",
     "replicaset": "replicasets",
     "rs": "replicasets",
+    "job": "jobs",
+    "cronjob": "cronjobs",
+    "cj": "cronjobs",
 }
 
 # --------------------------------------------------------------------------
@@ -192,6 +201,28 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
     ],
     "replicationcontrollers": _replicated_columns("controller"),
     "replicasets": _replicated_columns("replica set"),
+    "jobs": [
+        _name_col(),
+        _col("Status", "string", "Status of the job."),
+        _col("Completions", "string", "Pods that reached phase Succeeded, out of the completions wanted."),
+        _col("Duration", "string", "Time required to complete the job."),
+        _age_col(),
+        _col("Containers", "string", _CONTAINERS_DESC, 1),
+        _col("Images", "string", _IMAGES_DESC, 1),
+        _col("Selector", "string", "Label query over the pods the job runs.", 1),
+    ],
+    "cronjobs": [
+        _name_col(),
+        _col("Schedule", "string", "The schedule in Cron format."),
+        _col("Timezone", "string", "The time zone the schedule is read in."),
+        _col("Suspend", "boolean", "Whether later executions are suspended."),
+        _col("Active", "integer", "The jobs of this cron job that are running."),
+        _col("Last Schedule", "string", "Time since a job was last scheduled."),
+        _age_col(),
+        _col("Containers", "string", _CONTAINERS_DESC, 1),
+        _col("Images", "string", _IMAGES_DESC, 1),
+        _col("Selector", "string", "Label query over the pods the jobs run.", 1),
+    ],
     "deployments": [
         _name_col(),
         _col("Ready", "string", "Ready replicas out of desired replicas."),

@@ -16,6 +16,7 @@ from clusterviz.apimachinery.field import FieldError, invalid
 
 from ..defaulting import apply_defaults
 from .common import Errors, get_dict, get_int, type_error
+from .batch import validate_cron_job, validate_job
 from .configmap import validate_config_map
 from .endpoints import validate_endpoints
 from .event import validate_event
@@ -59,6 +60,8 @@ VALIDATORS: dict[str, Validator] = {
     "Endpoints": validate_endpoints,
     "Event": validate_event,
     "Lease": _validate_lease,
+    "Job": validate_job,
+    "CronJob": validate_cron_job,
     "Secret": validate_secret,
     "ServiceAccount": validate_service_account,
 }
