@@ -419,6 +419,23 @@ def _replication_controller(rc: dict[str, Any]) -> None:
     _pod_template(spec, always_present=False)
 
 
+def _daemon_set(daemon_set: dict[str, Any]) -> None:
+    """SetDefaults_DaemonSet (apps/v1): RollingUpdate with maxUnavailable 1 and maxSurge 0, ten revisions kept."""
+    spec = _dict(daemon_set, "spec", create=True)
+    if spec is None:
+        return
+    strategy = _dict(spec, "updateStrategy", create=True)
+    if strategy is not None:
+        _default(strategy, "type", "RollingUpdate")
+        if strategy.get("type") == "RollingUpdate":
+            rolling = _dict(strategy, "rollingUpdate", create=True)
+            if rolling is not None:
+                _default_ptr(rolling, "maxUnavailable", 1)
+                _default_ptr(rolling, "maxSurge", 0)
+    _default_ptr(spec, "revisionHistoryLimit", 10)
+    _pod_template(spec, always_present=True)
+
+
 def _service(service: dict[str, Any]) -> None:
     spec = _dict(service, "spec", create=True)
     if spec is None:
@@ -573,6 +590,7 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "Deployment": _deployment,
     "ReplicaSet": _replica_set,
     "ReplicationController": _replication_controller,
+    "DaemonSet": _daemon_set,
     "Service": _service,
     "Namespace": _namespace,
     "Node": _node,

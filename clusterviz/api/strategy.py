@@ -23,6 +23,9 @@ _SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 
 SERVICE_CIDR = ipaddress.ip_network("10.96.0.0/12")
 NODE_PORT_RANGE = (30000, 32767)
+# apps/v1 keeps a DaemonSet's internal spec.templateGeneration in this annotation.
+TEMPLATE_GENERATION = "deprecated.daemonset.template.generation"
+DAEMON_SET_COUNTS = ("currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady")
 
 
 def random_suffix(length: int = 5) -> str:
@@ -63,6 +66,10 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
         obj["status"] = {"phase": "Pending", "qosClass": qos_class(obj)}
     elif kind in ("Deployment", "ReplicaSet", "ReplicationController"):
         obj["status"] = {"replicas": 0} if kind == "ReplicationController" else {}
+    elif kind == "DaemonSet":
+        # The four counts are plain int32s upstream, always encoded.
+        obj["status"] = {name: 0 for name in DAEMON_SET_COUNTS}
+        _set_template_generation(obj, 1)
     elif kind == "Service":
         obj["status"] = {"loadBalancer": {}}
     elif kind == "Namespace":
@@ -96,7 +103,23 @@ def prepare_for_update(resource: Resource, old: dict[str, Any], new: dict[str, A
             new["spec"].pop("finalizers", None)
     if "generation" in old_meta and new.get("spec") != old.get("spec"):
         meta["generation"] = int(old_meta["generation"]) + 1
+    if resource.kind == "DaemonSet":
+        # spec.templateGeneration (an annotation in apps/v1) is the server's: it counts template changes.
+        template_changed = dict_or_empty(new.get("spec")).get("template") != dict_or_empty(old.get("spec")).get("template")
+        _set_template_generation(new, _template_generation(old) + (1 if template_changed else 0))
     return new
+
+
+def _template_generation(obj: dict[str, Any]) -> int:
+    value = dict_or_empty(dict_or_empty(obj.get("metadata")).get("annotations")).get(TEMPLATE_GENERATION)
+    return int(value) if isinstance(value, str) and value.isdigit() else 0
+
+
+def _set_template_generation(obj: dict[str, Any], generation: int) -> None:
+    meta = obj.setdefault("metadata", {})
+    if not isinstance(meta.get("annotations"), dict):
+        meta["annotations"] = {}
+    meta["annotations"][TEMPLATE_GENERATION] = str(generation)
 
 
 def prepare_for_status_update(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:

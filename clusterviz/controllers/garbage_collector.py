@@ -22,7 +22,17 @@ if TYPE_CHECKING:
     from .manager import ControllerManager
 
 COMPONENT = "garbage-collector"
-WATCHED = ("deployments", "replicasets", "replicationcontrollers", "pods", "services", "endpoints", "nodes")
+WATCHED = (
+    "deployments",
+    "replicasets",
+    "replicationcontrollers",
+    "daemonsets",
+    "controllerrevisions",
+    "pods",
+    "services",
+    "endpoints",
+    "nodes",
+)
 
 
 class GarbageCollector:

@@ -13,6 +13,7 @@ from typing import Any
 from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer, key_of
 
+from .daemonset import DaemonSetController
 from .deployment import DeploymentController
 from .endpoints import EndpointsController
 from .garbage_collector import GarbageCollector
@@ -20,6 +21,7 @@ from .namespace import NamespaceController
 from .node_lifecycle import NodeLifecycleController
 from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
+from .serviceaccounts import ServiceAccountsController
 from .taint_eviction import TaintEvictionController
 from .util import (
     Index,
@@ -43,10 +45,13 @@ INFORMERS = (
     ("deployments", ""),
     ("replicasets", ""),
     ("replicationcontrollers", ""),
+    ("daemonsets", ""),
+    ("controllerrevisions", ""),
     ("services", ""),
     ("pods", ""),
     ("endpoints", ""),
     ("namespaces", ""),
+    ("serviceaccounts", ""),
 )
 
 
@@ -75,12 +80,14 @@ class ControllerManager:
             DeploymentController(self),
             ReplicaSetController(self, REPLICA_SET),
             ReplicaSetController(self, REPLICATION_CONTROLLER),
+            DaemonSetController(self),
             NodeLifecycleController(self),
             TaintEvictionController(self),
             EndpointsController(self),
             GarbageCollector(self),
             PodGarbageCollector(self),
             NamespaceController(self),
+            ServiceAccountsController(self),
         ]
 
     async def run(self) -> None:

@@ -20,6 +20,8 @@ RESOURCES_WITH_TABLES: set[str] = {
     "replicasets",
     "jobs",
     "cronjobs",
+    "daemonsets",
+    "controllerrevisions",
 }
 
 # Metadata fields copied into each row's PartialObjectMetadata.
@@ -37,7 +39,12 @@ PARTIAL_METADATA_FIELDS: tuple[str, ...] = (
 )
 
 # API group each printed resource lives in, used to reject e.g. "events.events.k8s.io".
-_GROUPS: dict[str, str] = {r: "" for r in RESOURCES_WITH_TABLES} | {"deployments": "apps", "replicasets": "apps"}
+_GROUPS: dict[str, str] = {r: "" for r in RESOURCES_WITH_TABLES} | {
+    "deployments": "apps",
+    "replicasets": "apps",
+    "daemonsets": "apps",
+    "controllerrevisions": "apps",
+}
 
 _GROUPS.update({"jobs": "batch", "cronjobs": "batch"})
 
@@ -57,6 +64,8 @@ _TYPE_META: dict[str, tuple[str, str]] = {
     "replicasets": ("apps/v1", "ReplicaSet"),
     "jobs": ("batch/v1", "Job"),
     "cronjobs": ("batch/v1", "CronJob"),
+    "daemonsets": ("apps/v1", "DaemonSet"),
+    "controllerrevisions": ("apps/v1", "ControllerRevision"),
 }
 
 # Singular names, short names and kinds kubectl users type, mapped to plurals.
@@ -86,6 +95,9 @@ _ALIASES: dict[str, str] = {
     "job": "jobs",
     "cronjob": "cronjobs",
     "cj": "cronjobs",
+    "daemonset": "daemonsets",
+    "ds": "daemonsets",
+    "controllerrevision": "controllerrevisions",
 }
 
 # --------------------------------------------------------------------------
@@ -232,6 +244,25 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
         _col("Containers", "string", _CONTAINERS_DESC, 1),
         _col("Images", "string", _IMAGES_DESC, 1),
         _col("Selector", "string", "Label query over the pods the deployment manages.", 1),
+    ],
+    "daemonsets": [
+        _name_col(),
+        _col("Desired", "integer", "The total number of nodes that should be running the daemon pod."),
+        _col("Current", "integer", "The number of nodes running at least one daemon pod and supposed to."),
+        _col("Ready", "integer", "The number of nodes that should run the daemon pod and have one Ready."),
+        _col("Up-to-date", "integer", "The number of nodes running the updated daemon pod."),
+        _col("Available", "integer", "The number of nodes that should run the daemon pod and have one available."),
+        _col("Node Selector", "string", "Labels a node must have for the daemon pod to run there."),
+        _age_col(),
+        _col("Containers", "string", _CONTAINERS_DESC, 1),
+        _col("Images", "string", _IMAGES_DESC, 1),
+        _col("Selector", "string", "Label query over the pods the daemon set manages.", 1),
+    ],
+    "controllerrevisions": [
+        _name_col(),
+        _col("Controller", "string", "Controller of the object"),
+        _col("Revision", "string", "Revision of the state the object represents."),
+        _age_col(),
     ],
 }
 

@@ -18,6 +18,7 @@ from ..defaulting import apply_defaults
 from .common import Errors, get_dict, get_int, type_error
 from .batch import validate_cron_job, validate_job
 from .configmap import validate_config_map
+from .daemonset import validate_controller_revision, validate_daemon_set
 from .endpoints import validate_endpoints
 from .event import validate_event
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
@@ -53,6 +54,8 @@ VALIDATORS: dict[str, Validator] = {
     "Deployment": validate_deployment,
     "ReplicaSet": validate_replica_set,
     "ReplicationController": validate_replication_controller,
+    "DaemonSet": validate_daemon_set,
+    "ControllerRevision": validate_controller_revision,
     "Service": validate_service,
     "Node": validate_node,
     "Namespace": validate_namespace,
