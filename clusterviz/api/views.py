@@ -50,6 +50,9 @@ def encode(body: Any) -> bytes:
 
 
 async def _frames(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
+    # An empty first chunk sends the status line and headers at once, as the real server flushes them:
+    # a client must be able to close a watch on a quiet resource before its first event.
+    yield b""
     # One JSON document per line: the Python client splits the stream on newlines.
     async for event in events:
         yield encode(event) + b"\n"

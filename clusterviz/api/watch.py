@@ -18,6 +18,9 @@ _events_since = in_thread(kv.events_since)
 
 # Bookmarks, for clients that allow them, at least this often while idle.
 BOOKMARK_SECONDS = 10.0
+# As the watch cache does, one more bookmark this long before a watch's timeout ends it,
+# so a client resumes from the newest revision.
+FINAL_BOOKMARK_LEAD = 2.0
 # The real API server ends watches after a randomised 30-60 minutes; so do we, at 30.
 MAX_WATCH_SECONDS = 1800.0
 BATCH = 500
@@ -113,6 +116,7 @@ async def _stream(
             revision = start or 0
         follower = watchcache.acquire(cid, revision)
         last_sent = time.monotonic()
+        final_bookmark = deadline - FINAL_BOOKMARK_LEAD if bookmarks and timeout > FINAL_BOOKMARK_LEAD else None
         while True:
             if revision < follower.floor:
                 # Older than the shared reader remembers: catch up from the log in the database.
@@ -146,12 +150,21 @@ async def _stream(
                     yield {"type": kind, "object": shape(event.object)}
             if events and revision < follower.head:
                 continue
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = deadline - now
             if remaining <= 0:
                 return
-            await follower.wait(revision, min(remaining, BOOKMARK_SECONDS if bookmarks else remaining))
-            if bookmarks and time.monotonic() - last_sent >= BOOKMARK_SECONDS:
-                last_sent = time.monotonic()
+            wake = remaining
+            if bookmarks:
+                due = last_sent + BOOKMARK_SECONDS if final_bookmark is None else min(last_sent + BOOKMARK_SECONDS, final_bookmark)
+                wake = min(remaining, max(due - now, 0.0))
+            await follower.wait(revision, wake)
+            now = time.monotonic()
+            final_due = final_bookmark is not None and now >= final_bookmark
+            if bookmarks and (now - last_sent >= BOOKMARK_SECONDS or final_due):
+                if final_due:
+                    final_bookmark = None
+                last_sent = now
                 yield bookmark(revision)
     finally:
         if follower is not None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from kubernetes import client, watch
 from kubernetes.client.rest import ApiException
 
-from tests.livesim import LiveServer
+from tests.livesim import LiveServer, wait_until
 
 
 @pytest.fixture
@@ -124,3 +125,31 @@ def test_watch_from_a_compacted_revision_is_gone(api: client.ApiClient, live: Li
         list(watch.Watch().stream(core.list_namespaced_pod, namespace="default", resource_version="1",
                                   timeout_seconds=5))
     assert info.value.status == 410
+
+
+def test_an_informer_on_a_quiet_resource_stops_within_a_second(api: client.ApiClient):
+    from kubernetes.informer import SharedInformer
+
+    core = client.CoreV1Api(api)
+    informer = SharedInformer(core.list_namespaced_config_map, namespace="default", label_selector="quiet=yes")
+    informer.start()
+    # The watch's response (its headers) exists although nothing has happened: stop can close it.
+    assert wait_until(lambda: informer._watch is not None and getattr(informer._watch, "_resp", None) is not None, 10)
+    began = time.monotonic()
+    informer.stop()
+    assert time.monotonic() - began < 1.0
+
+
+def test_a_watch_that_allows_bookmarks_gets_one_before_its_timeout(api: client.ApiClient):
+    core = client.CoreV1Api(api)
+    listed = core.list_namespaced_config_map("default", label_selector="quiet=yes")
+    events = list(
+        watch.Watch().stream(
+            core.list_namespaced_config_map, "default", label_selector="quiet=yes",
+            resource_version=listed.metadata.resource_version, allow_watch_bookmarks=True, timeout_seconds=3,
+        )
+    )
+    assert [e["type"] for e in events] == ["BOOKMARK"]
+    bookmark = events[0]["raw_object"]
+    assert bookmark["kind"] == "ConfigMap" and bookmark["apiVersion"] == "v1"
+    assert int(bookmark["metadata"]["resourceVersion"]) >= int(listed.metadata.resource_version)
