@@ -87,6 +87,8 @@ class Container:
     image_id: str
     container_id: str
     started_at: datetime | None = None
+    # The environment the kubelet resolved for it (ConfigMap and Secret references filled in).
+    env: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

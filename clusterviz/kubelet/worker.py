@@ -17,6 +17,7 @@ from clusterviz.apimachinery.unstructured import resource_version
 
 from . import images
 from .admission import admit
+from .config_refs import ConfigRefError, Resolver
 from .runtime import Image, Sandbox
 from .status import go_duration, internal_ip, is_running_and_ready, pod_status, rejected_status
 
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from .kubelet import Kubelet
 
 TERMINAL_PHASES = ("Failed", "Succeeded")
+# A sync that failed is tried again after this long (the kubelet's pod worker back-off period).
+RETRY_SECONDS = 10.0
+CREATE_CONFIG_ERROR = "CreateContainerConfigError"
 
 
 def _field_path(name: str) -> str:
@@ -49,6 +53,12 @@ class PodWorker:
         self._announced = False
         self._posted_rv = 0
         self._never_pull_reported: set[str] = set()
+        # Containers whose ConfigMap or Secret references do not resolve: (reason, message) each.
+        self._config_waiting: dict[str, tuple[str, str]] = {}
+        # Problems already reported; a retry that meets the same one again stays quiet.
+        self._config_reported: set[str] = set()
+        self._retry = False
+        self._ensured: dict[str, Image] = {}
 
     # --- being told ----------------------------------------------------------------------------
 
@@ -75,7 +85,11 @@ class PodWorker:
             while self.kubelet.alive:
                 if not self._dirty:
                     self._waiter = asyncio.get_running_loop().create_future()
-                    await self.engine.wait_for(self._waiter)
+                    timeout = RETRY_SECONDS if self._retry else None
+                    what = f"kubelet retries Pod {self.namespace}/{self.name}"
+                    await self.engine.wait_for(self._waiter, timeout, background=True, what=what)
+                    self._dirty = self._dirty or self._retry
+                    self._retry = False
                     continue
                 self._dirty = False
                 if await self._sync():
@@ -126,7 +140,43 @@ class PodWorker:
 
     def _status(self, sandbox: Sandbox | None, waiting: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
         node = self.kubelet.node() or {}
-        return pod_status(self.pod, internal_ip(node), sandbox, waiting)
+        return pod_status(self.pod, internal_ip(node), sandbox, {**self._config_waiting, **(waiting or {})})
+
+    async def _report_once(self, problem: str, reason: str, message: str, field_path: str = "") -> bool:
+        """Record a Warning the first time ``problem`` is met; True if it was news."""
+        if problem in self._config_reported:
+            return False
+        self._config_reported.add(problem)
+        await self.kubelet.recorder.event(self.pod, "Warning", reason, message, field_path)
+        return True
+
+    async def _volumes_ready(self) -> bool:
+        """Whether every ConfigMap and Secret the Pod's volumes need is there (else FailedMount, retried)."""
+        failed = await Resolver(self._fetch, self.pod).volume_error()
+        if failed is None:
+            return True
+        volume, why = failed
+        message = f'MountVolume.SetUp failed for volume "{volume}" : {why}'
+        await self._report_once(message, "FailedMount", message)
+        self._retry = True
+        return False
+
+    async def _container_env(self, spec: dict[str, Any]) -> dict[str, str] | None:
+        """The container's resolved environment; None (reported, retried) when a reference is missing."""
+        name = str(spec.get("name", ""))
+        try:
+            env = await Resolver(self._fetch, self.pod).container_env(spec)
+        except ConfigRefError as exc:
+            self._config_waiting[name] = (CREATE_CONFIG_ERROR, str(exc))
+            self._retry = True
+            if await self._report_once(f"{name}: {exc}", "Failed", f"Error: {exc}", _field_path(name)):
+                await self._post(self._status(self.runtime.sandboxes.get(self.uid)))
+            return None
+        self._config_waiting.pop(name, None)
+        return env
+
+    async def _fetch(self, plural: str, namespace: str, name: str) -> dict[str, Any] | None:
+        return await self.kubelet.client.get_or_none(plural, name, namespace)
 
     async def _run_pod(self) -> None:
         """Bring the Pod to Running, step by step, then keep its reported status true."""
@@ -145,12 +195,20 @@ class PodWorker:
                 return
         elif self._posted_rv > resource_version(self.pod) or is_running_and_ready(self.pod, sandbox):
             return  # our last write is not back from the watch yet, or the stored status is already true
+        if self._config_waiting and not self._status_changed(sandbox):
+            return  # a retry that changed nothing writes nothing
         await self._post(self._status(sandbox))
+
+    def _status_changed(self, sandbox: Sandbox) -> bool:
+        stored = self.pod.get("status") or {}
+        return any(stored.get(k) != v for k, v in self._status(sandbox).items())
 
     async def _start(self, sandbox: Sandbox | None, specs: list[dict[str, Any]]) -> Sandbox | None:
         """Sandbox, then for each container: image, create, start. None if interrupted."""
         recorder = self.kubelet.recorder
         if sandbox is None:
+            if not await self._volumes_ready() or self._stale():
+                return None
             node = self.kubelet.node() or {}
             self.runtime.ipam.configure((node.get("spec") or {}).get("podCIDR"))
             sandbox = await self.runtime.run_sandbox(self.pod)
@@ -168,10 +226,18 @@ class PodWorker:
             name = str(spec.get("name", ""))
             container = sandbox.containers.get(name)
             if container is None:
-                image = await self._ensure_image(spec, sandbox)
+                # A retry after a configuration error reuses the image it already has, without a new event.
+                image = self._ensured.pop(name, None) or await self._ensure_image(spec, sandbox)
                 if image is None or self._stale():
                     return None
+                env = await self._container_env(spec)
+                if self._stale():
+                    return None
+                if env is None:
+                    self._ensured[name] = image
+                    continue  # upstream goes on with the Pod's other containers
                 container = await self.runtime.create_container(self.pod, sandbox, name, image, spec.get("image", ""))
+                container.env = env
                 if self._stale():
                     return None
                 await recorder.event(self.pod, "Normal", "Created", f"Created container: {name}", _field_path(name))
