@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from typing import Final
 
+from .duration import parse_go_duration
+
 __all__ = ["CronError", "Schedule", "parse_standard"]
 
 
@@ -55,8 +57,6 @@ _DESCRIPTORS: Final = {
     "@midnight": "0 0 * * *",
     "@hourly": "0 * * * *",
 }
-_GO_DURATION: Final = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
-_UNIT_SECONDS: Final = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 # How far ahead a schedule is searched (a 30th of February never comes).
 _SEARCH_YEARS: Final = 5
 
@@ -165,23 +165,6 @@ def _field(text: str, bounds: _Bounds) -> tuple[frozenset[int], bool]:
     return frozenset(values), star
 
 
-def _go_duration_seconds(text: str) -> float:
-    """time.ParseDuration for the units a schedule uses; raises CronError as the parser reports it."""
-    body = text[1:] if text[:1] in "+-" else text
-    if body == "0":
-        return 0.0
-    pos, total = 0, 0.0
-    while pos < len(body):
-        match = _GO_DURATION.match(body, pos)
-        if match is None:
-            raise CronError(f'failed to parse duration {text}: time: invalid duration "{text}"')
-        total += float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-        pos = match.end()
-    if not body:
-        raise CronError(f'failed to parse duration {text}: time: invalid duration "{text}"')
-    return -total if text.startswith("-") else total
-
-
 def parse_standard(spec: str) -> Schedule:
     """Parse a standard five-field schedule or a descriptor; raises CronError with the parser's message."""
     if not spec:
@@ -194,7 +177,11 @@ def parse_standard(spec: str) -> Schedule:
         if spec in _DESCRIPTORS:
             spec = _DESCRIPTORS[spec]
         elif spec.startswith("@every "):
-            return Schedule(every=_go_duration_seconds(spec[len("@every ") :].strip()))
+            text = spec[len("@every ") :].strip()
+            try:
+                return Schedule(every=parse_go_duration(text))
+            except ValueError as exc:
+                raise CronError(f"failed to parse duration {text}: {exc}") from None
         else:
             raise CronError(f"unrecognized descriptor: {spec}")
     fields = spec.split()

@@ -13,11 +13,13 @@ integer nanoseconds as well; the float-second entry points only convert.
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 __all__ = [
     "human_duration",
     "human_duration_ns",
+    "parse_go_duration",
     "short_human_duration",
     "short_human_duration_ns",
 ]
@@ -129,3 +131,27 @@ def short_human_duration(seconds: float) -> str:
     if ns is None:
         return "<invalid>"
     return short_human_duration_ns(ns)
+
+
+_GO_DURATION_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
+_GO_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def parse_go_duration(text: str) -> float:
+    """Seconds of a Go duration string (``10s``, ``1m30s``, ``-1.5h``), as ``time.ParseDuration`` reads it.
+
+    Raises ValueError with Go's message (``time: invalid duration "x"``) for anything else.
+    """
+    body = text[1:] if text[:1] in ("+", "-") else text
+    if body == "0":
+        return 0.0
+    pos, total = 0, 0.0
+    while pos < len(body):
+        match = _GO_DURATION_PART.match(body, pos)
+        if match is None:
+            break
+        total += float(match.group(1)) * _GO_UNIT_SECONDS[match.group(2)]
+        pos = match.end()
+    if not body or pos < len(body):
+        raise ValueError(f'time: invalid duration "{text}"')
+    return -total if text.startswith("-") else total

@@ -87,6 +87,10 @@ class Container:
     image_id: str
     container_id: str
     started_at: datetime | None = None
+    # When and how its process ended by itself (see script.py); None while it runs.
+    finished_at: datetime | None = None
+    exit_code: int | None = None
+    exit_armed: bool = False
     # The environment the kubelet resolved for it (ConfigMap and Secret references filled in).
     env: dict[str, str] = field(default_factory=dict)
 
@@ -291,6 +295,22 @@ class ContainerRuntime:
         )
         if container.started_at is None:
             container.started_at = clock.now_precise()
+
+    async def container_exited(self, pod: dict[str, Any], container: Container, code: int) -> None:
+        """The container's process ended with ``code``: the runtime tells the kubelet (its container event)."""
+        meta = pod.get("metadata") or {}
+        await self.engine.hop(
+            self.name,
+            self.caller,
+            "exit",
+            "Pod",
+            meta.get("namespace", ""),
+            meta.get("name", ""),
+            None,
+            f'The container runtime tells the kubelet that container "{container.name}" exited with code {code}',
+        )
+        container.finished_at = clock.now_precise()
+        container.exit_code = code
 
     async def stop_container(self, pod: dict[str, Any], sandbox: Sandbox, container: Container) -> None:
         """Stop a container (SIGTERM, and it exits) and remove it."""

@@ -12,6 +12,7 @@ from typing import Any
 from clusterviz.api import clock
 
 from .runtime import Sandbox
+from .script import pod_phase, terminated_state
 
 KUBELET_VERSION = "v1.32.0"
 RUNTIME_VERSION = "containerd://1.7.24"
@@ -69,6 +70,18 @@ def _container_status(
     spec: dict[str, Any], sandbox: Sandbox | None, waiting: tuple[str, str]
 ) -> dict[str, Any]:
     running = sandbox.containers.get(spec.get("name", "")) if sandbox is not None else None
+    if running is not None and running.finished_at is not None:
+        return {
+            "name": running.name,
+            "image": running.image,
+            "imageID": running.image_id,
+            "containerID": running.container_id,
+            "ready": False,
+            "started": False,
+            "restartCount": 0,
+            "state": {"terminated": terminated_state(running)},
+            "lastState": {},
+        }
     if running is not None and running.started_at is not None:
         return {
             "name": running.name,
@@ -116,7 +129,12 @@ def pod_status(
         for c in specs
     ]
     unready = [s["name"] for s in statuses if not s["ready"]]
-    if unready:
+    phase = pod_phase(pod, sandbox)
+    if phase is not None:
+        # Every container is down for good: the Pod has completed (or failed), as the kubelet words it.
+        done = "PodCompleted" if phase == "Succeeded" else "PodFailed"
+        ready = [condition(t, "False", now, previous, done) for t in ("Ready", "ContainersReady")]
+    elif unready:
         message = f"containers with unready status: [{' '.join(unready)}]"
         ready = [
             condition(t, "False", now, previous, "ContainersNotReady", message) for t in ("Ready", "ContainersReady")
@@ -125,13 +143,13 @@ def pod_status(
         ready = [condition(t, "True", now, previous) for t in ("Ready", "ContainersReady")]
     scheduled = next((c for c in previous if c.get("type") == "PodScheduled"), None)
     conditions = [
-        condition("PodReadyToStartContainers", "True" if sandbox is not None else "False", now, previous),
+        condition("PodReadyToStartContainers", "True" if sandbox is not None and not phase else "False", now, previous),
         condition("Initialized", "True", now, previous),
         *ready,
         scheduled or condition("PodScheduled", "True", now, previous),
     ]
     status: dict[str, Any] = {
-        "phase": "Running" if any(s["started"] for s in statuses) else "Pending",
+        "phase": phase or ("Running" if any(s["started"] or "terminated" in s["state"] for s in statuses) else "Pending"),
         "conditions": conditions,
         "hostIP": host_ip,
         "hostIPs": [{"ip": host_ip}] if host_ip else [],
@@ -158,7 +176,13 @@ def is_running_and_ready(pod: dict[str, Any], sandbox: Sandbox) -> bool:
     """Does the Pod's stored status already say what its running sandbox says?"""
     status = pod.get("status") or {}
     ready: dict[str, Any] = next((c for c in status.get("conditions") or [] if c.get("type") == "Ready"), {})
-    return status.get("phase") == "Running" and ready.get("status") == "True" and status.get("podIP") == sandbox.ip
+    exited = any(c.finished_at is not None for c in sandbox.containers.values())
+    return (
+        status.get("phase") == "Running"
+        and ready.get("status") == "True"
+        and status.get("podIP") == sandbox.ip
+        and not exited
+    )
 
 
 # --- Node status -----------------------------------------------------------------------------

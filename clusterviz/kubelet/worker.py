@@ -19,6 +19,7 @@ from . import images
 from .admission import admit
 from .config_refs import ConfigRefError, Resolver
 from .runtime import Image, Sandbox
+from .script import arm_exits, pod_phase
 from .status import go_duration, internal_ip, is_running_and_ready, pod_status, rejected_status
 
 if TYPE_CHECKING:
@@ -53,6 +54,8 @@ class PodWorker:
         self._announced = False
         self._posted_rv = 0
         self._never_pull_reported: set[str] = set()
+        # Its containers have all exited for good (see script.py): the Pod is done here.
+        self.finished = False
         # Containers whose ConfigMap or Secret references do not resolve: (reason, message) each.
         self._config_waiting: dict[str, tuple[str, str]] = {}
         # Problems already reported; a retry that meets the same one again stays quiet.
@@ -107,6 +110,8 @@ class PodWorker:
 
     async def _sync(self) -> bool:
         """One reconcile pass; True when the worker is done for good."""
+        if self.finished:
+            return True
         if self.deleted or (self.pod.get("metadata") or {}).get("deletionTimestamp"):
             await self._terminate()
             return True
@@ -185,6 +190,8 @@ class PodWorker:
         running = sandbox is not None and all(
             (c := sandbox.containers.get(s.get("name", ""))) is not None and c.started_at is not None for s in specs
         )
+        if sandbox is not None and running:
+            arm_exits(self.engine, self.runtime, self.pod, sandbox, self.signal)
         if sandbox is None or not running:
             if not self._announced:
                 self._announced = True
@@ -193,15 +200,24 @@ class PodWorker:
             sandbox = await self._start(sandbox, specs)
             if sandbox is None:
                 return
+            arm_exits(self.engine, self.runtime, self.pod, sandbox, self.signal)
         elif self._posted_rv > resource_version(self.pod) or is_running_and_ready(self.pod, sandbox):
             return  # our last write is not back from the watch yet, or the stored status is already true
         if self._config_waiting and not self._status_changed(sandbox):
             return  # a retry that changed nothing writes nothing
         await self._post(self._status(sandbox))
+        if pod_phase(self.pod, sandbox) is not None:
+            await self._finish(sandbox)
 
     def _status_changed(self, sandbox: Sandbox) -> bool:
         stored = self.pod.get("status") or {}
         return any(stored.get(k) != v for k, v in self._status(sandbox).items())
+
+    async def _finish(self, sandbox: Sandbox) -> None:
+        """Every container is down for good: the sandbox goes and the Pod's resources are free (it stays listed)."""
+        await self.runtime.remove_sandbox(self.pod, sandbox)
+        self.admitted = False
+        self.finished = True
 
     async def _start(self, sandbox: Sandbox | None, specs: list[dict[str, Any]]) -> Sandbox | None:
         """Sandbox, then for each container: image, create, start. None if interrupted."""
@@ -293,6 +309,8 @@ class PodWorker:
         sandbox = self.runtime.sandboxes.get(self.uid)
         if sandbox is not None:
             for container in list(sandbox.containers.values()):
+                if container.finished_at is not None:
+                    continue  # it exited by itself: nothing to stop
                 await self.kubelet.recorder.event(
                     self.pod, "Normal", "Killing", f"Stopping container {container.name}", _field_path(container.name)
                 )

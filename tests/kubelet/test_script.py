@@ -1,0 +1,73 @@
+"""A container ends when its Pod's script says: the kubelet reports it terminated and the Pod's phase follows."""
+
+from clusterviz.kubelet.script import EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION, Script, script_of
+
+from .helpers import condition, events_of, kubectl, pinned_pod, pod
+
+
+def scripted_pod(name: str, restart_policy: str, exit_after: str = "10s", exit_code: str = "0") -> dict:
+    body = pinned_pod(name)
+    body["metadata"]["annotations"] = {EXIT_AFTER_ANNOTATION: exit_after, EXIT_CODE_ANNOTATION: exit_code}
+    body["spec"]["restartPolicy"] = restart_policy
+    return body
+
+
+def test_the_script_is_read_from_the_annotations():
+    assert script_of(scripted_pod("a", "Never", "1m30s", "3")) == Script(90.0, 3)
+    assert script_of(scripted_pod("a", "Never", "soon", "x")) == Script(None, 0)
+    assert script_of(pinned_pod("a")) == Script(None, 0)
+
+
+async def test_a_container_that_exits_0_completes_the_pod(sim):
+    await kubectl().create(scripted_pod("done", "Never"))
+    await sim.engine.until_settled()
+
+    finished = await pod("done")
+    status = finished["status"]
+    assert status["phase"] == "Succeeded"
+    (container,) = status["containerStatuses"]
+    terminated = container["state"]["terminated"]
+    assert terminated["exitCode"] == 0 and terminated["reason"] == "Completed"
+    assert terminated["containerID"] == container["containerID"]
+    assert terminated["startedAt"] <= terminated["finishedAt"]
+    assert container["ready"] is False and container["started"] is False
+    for type_ in ("Ready", "ContainersReady"):
+        assert condition(finished, type_)["status"] == "False"
+        assert condition(finished, type_)["reason"] == "PodCompleted"
+    assert condition(finished, "PodReadyToStartContainers")["status"] == "False"
+    assert status["podIP"]  # a finished Pod keeps the IP it had
+    # No "Killing": nothing was stopped, the process ended by itself.
+    assert [e["reason"] for e in await events_of("done")] == ["Pulling", "Pulled", "Created", "Started"]
+    # The exit is the runtime's news to the kubelet, ten simulated seconds after the start.
+    exits = [m for m in sim.engine.trace if m.verb == "exit" and m.name == "done"]
+    assert len(exits) == 1 and exits[0].sender == "runtime/node01" and exits[0].to == "kubelet/node01"
+
+
+async def test_a_container_that_exits_non_zero_fails_the_pod_and_prints_error(sim):
+    await kubectl().create(scripted_pod("broken", "Never", exit_code="2"))
+    await sim.engine.until_settled()
+
+    failed = await pod("broken")
+    assert failed["status"]["phase"] == "Failed"
+    terminated = failed["status"]["containerStatuses"][0]["state"]["terminated"]
+    assert terminated["exitCode"] == 2 and terminated["reason"] == "Error"
+    assert condition(failed, "Ready")["reason"] == "PodFailed"
+
+
+async def test_a_container_the_policy_would_restart_stays_terminated_and_the_pod_running(sim):
+    await kubectl().create(scripted_pod("again", "OnFailure", exit_code="1"))
+    await sim.engine.until_settled()
+
+    running = await pod("again")
+    assert running["status"]["phase"] == "Running"
+    assert running["status"]["containerStatuses"][0]["state"]["terminated"]["reason"] == "Error"
+    assert condition(running, "Ready")["status"] == "False"
+    assert condition(running, "Ready")["reason"] == "ContainersNotReady"
+
+
+async def test_a_finished_pod_frees_its_node(sim):
+    await kubectl().create(scripted_pod("short", "Never"))
+    await sim.engine.until_settled()
+    assert sim.components["kubelets"].runtimes["node01"].sandboxes == {}
+    # Its resources are free again: nothing on the node counts against what it can admit.
+    assert all(not w.admitted for w in sim.components["kubelets"].kubelets["node01"].workers.values())
