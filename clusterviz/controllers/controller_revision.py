@@ -47,10 +47,28 @@ NAME_PREFIX_MAX = 223
 
 
 def revision_patch(ds: Obj) -> dict[str, Any]:
-    """getPatch: the DaemonSet's template as a strategic merge patch that replaces the whole template."""
+    """getPatch: the DaemonSet's template as a strategic merge patch that replaces the whole template.
+
+    Shaped as Go marshals it (the typed template's ``creationTimestamp: null``,
+    every map's keys sorted), because ``kubectl rollout undo`` compares these
+    bytes with its own rendering of the DaemonSet to skip a rollback to the
+    template already in place.
+    """
     template = copy.deepcopy(spec(ds).get("template") or {})
+    template_meta = template.get("metadata")
+    if not isinstance(template_meta, dict):
+        template_meta = template["metadata"] = {}
+    template_meta.setdefault("creationTimestamp", None)
     template["$patch"] = "replace"
-    return {"spec": {"template": template}}
+    return _sorted_keys({"spec": {"template": template}})
+
+
+def _sorted_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _sorted_keys(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(item) for item in value]
+    return value
 
 
 def revision_of(history: Obj) -> int:
