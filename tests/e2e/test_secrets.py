@@ -1,0 +1,153 @@
+"""Secrets, ServiceAccounts, and Pods that use ConfigMaps and Secrets, through the real kubectl.
+
+Each test runs on a cluster of its own, created as users create one, so its
+namespaces get their ``default`` ServiceAccount from the controller.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from clusterviz.classroom.tls import make_certificate
+from tests.conftest import Kubectl
+from tests.e2e.test_control_plane import apply, new_cluster, ok, poll
+from tests.livesim import LiveServer
+
+
+@pytest.fixture
+def fresh(request: pytest.FixtureRequest, kubectl_binary: str, live: LiveServer, tmp_path: Path) -> Kubectl:
+    """kubectl pointed at a new three-node cluster named after the test."""
+    name = "sec-" + request.node.name.removeprefix("test_").replace("_", "-")[:36].strip("-")
+    new_cluster(live, name)
+    return Kubectl(kubectl_binary, live.cluster_url(name), tmp_path)
+
+
+def columns(line: str) -> list[str]:
+    return re.split(r"\s{2,}", line.strip())
+
+
+def table(output: str) -> list[list[str]]:
+    return [columns(line) for line in output.splitlines()]
+
+
+def describe_events(output: str) -> list[list[str]]:
+    """The rows of the Events table of a ``kubectl describe``: type, reason, age, from, message."""
+    rows = output.split("\nEvents:", 1)[1].splitlines()
+    return [columns(line) for line in rows if line.strip().startswith(("Normal", "Warning"))]
+
+
+def test_secrets_of_each_type_are_created_listed_described_and_deleted(fresh: Kubectl, tmp_path: Path) -> None:
+    kubectl = fresh
+    generic = ("create", "secret", "generic", "creds", "--from-literal=user=admin", "--from-literal=password=s3cret")
+    assert ok(kubectl(*generic)).strip() == "secret/creds created"
+    key, cert = make_certificate(["site.example.com"])
+    (tmp_path / "tls.key").write_bytes(key)
+    (tmp_path / "tls.crt").write_bytes(cert)
+    tls = ("create", "secret", "tls", "site", f"--cert={tmp_path / 'tls.crt'}", f"--key={tmp_path / 'tls.key'}")
+    assert ok(kubectl(*tls)).strip() == "secret/site created"
+    registry = ("--docker-server=registry.example.com", "--docker-username=ci", "--docker-password=pw")
+    assert ok(kubectl("create", "secret", "docker-registry", "regcred", *registry)).strip() == "secret/regcred created"
+
+    for wide in ((), ("-o", "wide")):
+        rows = table(ok(kubectl("get", "secrets", *wide)))
+        assert rows[0] == ["NAME", "TYPE", "DATA", "AGE"]
+        assert [r[:3] for r in rows[1:]] == [
+            ["creds", "Opaque", "2"],
+            ["regcred", "kubernetes.io/dockerconfigjson", "1"],
+            ["site", "kubernetes.io/tls", "2"],
+        ]
+    encoded = ok(kubectl("get", "secret", "regcred", "-o", "jsonpath={.data.\\.dockerconfigjson}"))
+    auths = json.loads(base64.b64decode(encoded))["auths"]
+    assert auths["registry.example.com"]["username"] == "ci"
+
+    described = ok(kubectl("describe", "secret", "creds"))
+    assert re.search(r"^Type:\s+Opaque$", described, re.M)
+    assert re.search(r"^password:\s+6 bytes$", described, re.M)
+    assert re.search(r"^user:\s+5 bytes$", described, re.M)
+    assert "s3cret" not in described and "admin" not in described
+
+    assert ok(kubectl("delete", "secret", "creds")).strip() == 'secret "creds" deleted'
+    gone = kubectl("get", "secret", "creds")
+    assert gone.returncode == 1 and 'secrets "creds" not found' in gone.stderr
+
+
+def test_a_tls_secret_without_its_key_is_refused_with_the_field_path(fresh: Kubectl, tmp_path: Path) -> None:
+    manifest = "apiVersion: v1\nkind: Secret\nmetadata: {name: half}\ntype: kubernetes.io/tls\nstringData: {tls.crt: x}\n"
+    (tmp_path / "half.yaml").write_text(manifest)
+    refused = fresh("apply", "-f", str(tmp_path / "half.yaml"))
+    assert refused.returncode == 1
+    assert 'Secret "half" is invalid: data[tls.key]: Required value' in refused.stderr
+
+
+def test_every_namespace_has_a_default_service_account(fresh: Kubectl) -> None:
+    kubectl = fresh
+    rows = table(ok(kubectl("get", "sa", "-A")))
+    assert rows[0] == ["NAMESPACE", "NAME", "SECRETS", "AGE"]
+    assert [r[:3] for r in rows[1:]] == [
+        [ns, "default", "0"] for ns in ("default", "kube-node-lease", "kube-public", "kube-system")
+    ]
+    ok(kubectl("create", "namespace", "team-a"))
+    listed = poll(lambda: kubectl("get", "sa", "-n", "team-a").stdout, lambda out: "default" in out)
+    assert [r[:2] for r in table(listed)[1:]] == [["default", "0"]]
+
+    assert ok(kubectl("create", "serviceaccount", "builder")).strip() == "serviceaccount/builder created"
+    assert [r[0] for r in table(ok(kubectl("get", "serviceaccounts")))[1:]] == ["builder", "default"]
+    described = ok(kubectl("describe", "sa", "builder"))
+    assert re.search(r"^Name:\s+builder$", described, re.M)
+    assert re.search(r"^Mountable secrets:\s+<none>$", described, re.M)
+    assert re.search(r"^Tokens:\s+<none>$", described, re.M)
+    assert ok(kubectl("delete", "sa", "builder")).strip() == 'serviceaccount "builder" deleted'
+
+
+POD = """apiVersion: v1
+kind: Pod
+metadata: {name: envpod}
+spec:
+  nodeName: node01
+  containers:
+  - name: app
+    image: soscscs/myapp:v1
+    envFrom:
+    - secretRef: {name: creds}
+    - configMapRef: {name: settings}
+      prefix: CFG_
+    env:
+    - name: LEVEL
+      valueFrom: {configMapKeyRef: {name: settings, key: level}}
+    - name: PASS
+      valueFrom: {secretKeyRef: {name: creds, key: password}}
+"""
+
+
+def test_a_pod_using_secrets_and_config_maps_waits_for_them_then_runs(fresh: Kubectl, tmp_path: Path) -> None:
+    kubectl = fresh
+    ok(kubectl("create", "configmap", "settings", "--from-literal=level=3"))
+    apply(kubectl, tmp_path, POD)
+
+    def status() -> list[str]:
+        return table(ok(kubectl("get", "pods", "envpod")))[1]
+
+    waiting = poll(status, lambda row: row[2] == "CreateContainerConfigError")
+    assert waiting[:2] == ["envpod", "0/1"]
+    described = poll(
+        lambda: ok(kubectl("describe", "pod", "envpod")),
+        lambda out: any(row[1] == "Failed" for row in describe_events(out)),
+    )
+    failed = [row for row in describe_events(described) if row[1] == "Failed"]
+    assert failed[0][0] == "Warning" and failed[0][-1] == 'Error: secret "creds" not found'
+    assert failed[0][3] == "kubelet"
+    # kubectl prints the references, never the values.
+    assert re.search(r"^\s+Environment Variables from:\n\s+creds\s+Secret\s+Optional: false\n"
+                     r"\s+settings\s+ConfigMap with prefix 'CFG_'\s+Optional: false$", described, re.M)
+    assert re.search(r"^\s+LEVEL:\s+<set to the key 'level' of config map 'settings'>\s+Optional: false$", described, re.M)
+    assert re.search(r"^\s+PASS:\s+<set to the key 'password' in secret 'creds'>\s+Optional: false$", described, re.M)
+
+    ok(kubectl("create", "secret", "generic", "creds", "--from-literal=password=s3cret"))
+    assert poll(status, lambda row: row[2] == "Running")[1] == "1/1"
+    reasons = [row[1] for row in describe_events(ok(kubectl("describe", "pod", "envpod")))]
+    assert reasons[-2:] == ["Created", "Started"]
