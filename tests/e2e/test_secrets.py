@@ -9,9 +9,13 @@ from __future__ import annotations
 import base64
 import json
 import re
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from kubernetes import client, watch
+from kubernetes.client.rest import ApiException
 
 from clusterviz.classroom.tls import make_certificate
 from tests.conftest import Kubectl
@@ -151,3 +155,59 @@ def test_a_pod_using_secrets_and_config_maps_waits_for_them_then_runs(fresh: Kub
     assert poll(status, lambda row: row[2] == "Running")[1] == "1/1"
     reasons = [row[1] for row in describe_events(ok(kubectl("describe", "pod", "envpod")))]
     assert reasons[-2:] == ["Created", "Started"]
+
+
+@pytest.fixture
+def core(live: LiveServer) -> Iterator[client.CoreV1Api]:
+    """The official Python client's CoreV1Api on the demo cluster."""
+    with client.ApiClient(client.Configuration(host=live.cluster_url("demo"))) as api_client:
+        yield client.CoreV1Api(api_client)
+
+
+def watch_until_deleted(list_call: Callable[..., object], namespace: str, start_rv: str) -> tuple[list[str], threading.Event]:
+    """Watch ``list_call`` from ``start_rv`` in a thread, noting event types until a DELETED."""
+    seen: list[str] = []
+    done = threading.Event()
+
+    def run() -> None:
+        stream = watch.Watch()
+        for event in stream.stream(list_call, namespace=namespace, resource_version=start_rv, timeout_seconds=20):
+            seen.append(f"{event['type']} {event['object'].metadata.name}")
+            if event["type"] == "DELETED":
+                stream.stop()
+        done.set()
+
+    threading.Thread(target=run, daemon=True).start()
+    return seen, done
+
+
+def test_the_python_client_creates_lists_watches_and_deletes_secrets(core: client.CoreV1Api) -> None:
+    start_rv = core.list_namespaced_secret("default").metadata.resource_version
+    seen, done = watch_until_deleted(core.list_namespaced_secret, "default", start_rv)
+    body = client.V1Secret(metadata=client.V1ObjectMeta(name="py-secret"), string_data={"token": "abc"})
+    created = core.create_namespaced_secret("default", body)
+    assert created.type == "Opaque" and created.string_data is None
+    assert created.data == {"token": base64.b64encode(b"abc").decode()}
+    listed = core.list_namespaced_secret("default", field_selector="type=Opaque")
+    assert "py-secret" in [s.metadata.name for s in listed.items]
+    core.patch_namespaced_secret("py-secret", "default", {"stringData": {"extra": "1"}})
+    core.delete_namespaced_secret("py-secret", "default")
+    assert done.wait(30)
+    assert seen == ["ADDED py-secret", "MODIFIED py-secret", "DELETED py-secret"]
+    with pytest.raises(ApiException) as refused:
+        core.create_namespaced_secret("default", client.V1Secret(metadata=client.V1ObjectMeta(name="bad"),
+                                                                 type="kubernetes.io/ssh-auth"))
+    assert refused.value.status == 422 and "data[ssh-privatekey]: Required value" in refused.value.body
+
+
+def test_the_python_client_creates_lists_watches_and_deletes_service_accounts(core: client.CoreV1Api) -> None:
+    listed = core.list_service_account_for_all_namespaces()
+    assert {(a.metadata.namespace, a.metadata.name) for a in listed.items} >= {("default", "default"),
+                                                                                 ("kube-system", "default")}
+    seen, done = watch_until_deleted(core.list_namespaced_service_account, "default", listed.metadata.resource_version)
+    account = client.V1ServiceAccount(metadata=client.V1ObjectMeta(name="py-builder"), automount_service_account_token=False)
+    created = core.create_namespaced_service_account("default", account)
+    assert created.automount_service_account_token is False
+    core.delete_namespaced_service_account("py-builder", "default")
+    assert done.wait(30)
+    assert seen == ["ADDED py-builder", "DELETED py-builder"]
