@@ -31,7 +31,16 @@ CONTROLS_SECONDS = 1.0
 # What the node cards and the pending queue are drawn from.
 CARD_RESOURCES = ("pods", "nodes")
 # Watched for the objects panel only: a change just makes the panel reload.
-PANEL_RESOURCES = ("deployments", "replicasets", "replicationcontrollers", "services", "endpoints", "events")
+PANEL_RESOURCES = (
+    "deployments",
+    "replicasets",
+    "replicationcontrollers",
+    "daemonsets",
+    "controllerrevisions",
+    "services",
+    "endpoints",
+    "events",
+)
 
 
 # Every page of a cluster shows each message the same way (per language): render it once per process.

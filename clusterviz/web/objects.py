@@ -20,6 +20,7 @@ from clusterviz.api.client import Client, find_resource, path_for
 
 from . import describe as describers
 from .actions import WORKLOADS
+from .describe_daemonset import describe_daemon_set
 from .language import beside_upstream, refused
 
 TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io"
@@ -29,6 +30,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "deployments": (gettext_lazy("Deployments"), ("deployments",)),
     "replicasets": (gettext_lazy("ReplicaSets"), ("replicasets",)),
     "replicationcontrollers": (gettext_lazy("ReplicationControllers"), ("replicationcontrollers",)),
+    "daemonsets": (gettext_lazy("DaemonSets"), ("daemonsets", "controllerrevisions")),
     "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
     "nodes": (gettext_lazy("Nodes"), ("nodes",)),
     "events": (gettext_lazy("Events"), ("events",)),
@@ -135,6 +137,8 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describers.describe_deployment(obj, (await client.list("replicasets", namespace))["items"])
         elif plural in ("replicasets", "replicationcontrollers"):
             text = describers.describe_replicated(obj, (await client.list("pods", namespace))["items"])
+        elif plural == "daemonsets":
+            text = describe_daemon_set(obj, (await client.list("pods", namespace))["items"])
         elif plural == "services":
             text = describers.describe_service(obj, await client.get_or_none("endpoints", name, namespace))
         elif plural == "endpoints":
