@@ -70,6 +70,8 @@ def test_resources_with_tables():
         "replicationcontrollers",
         "deployments",
         "replicasets",
+        "daemonsets",
+        "controllerrevisions",
     }
 
 
@@ -132,6 +134,25 @@ COLUMN_SETS = {
         ("Containers", "string", 1),
         ("Images", "string", 1),
         ("Selector", "string", 1),
+    ],
+    "daemonsets": [
+        ("Name", "string", 0),
+        ("Desired", "integer", 0),
+        ("Current", "integer", 0),
+        ("Ready", "integer", 0),
+        ("Up-to-date", "integer", 0),
+        ("Available", "integer", 0),
+        ("Node Selector", "string", 0),
+        ("Age", "string", 0),
+        ("Containers", "string", 1),
+        ("Images", "string", 1),
+        ("Selector", "string", 1),
+    ],
+    "controllerrevisions": [
+        ("Name", "string", 0),
+        ("Controller", "string", 0),
+        ("Revision", "string", 0),
+        ("Age", "string", 0),
     ],
     "replicasets": [
         ("Name", "string", 0),
