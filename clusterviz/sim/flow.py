@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
-WORKLOAD_KINDS = frozenset({"Deployment", "ReplicaSet", "ReplicationController"})
+WORKLOAD_KINDS = frozenset({"Deployment", "ReplicaSet", "ReplicationController", "DaemonSet"})
 CLIENTS = frozenset({"kubectl", "client", "dashboard"})
 
 

@@ -230,3 +230,14 @@ def test_the_plan_surges_new_pods_before_deleting_old_ones():
     plan = plan_rollout(DAEMON_SET, node_pods, "new", 1, 0, is_ready, lambda node: True)
     # n3's new Pod is available: its old one goes; the surge budget of 1 is free again for n1.
     assert plan.delete == ["n3-a"] and plan.create_on == ["n1"]
+
+
+async def test_the_daemon_pods_travel_the_numbered_creation_flow(sim):
+    client = Client("demo", "kubectl")
+    await client.create(daemon_set())
+    await sim.engine.until_settled()
+    assert any(m.step == 5 and m.kind == "DaemonSet" for m in sim.engine.trace)
+    for pod in await agent_pods(client):
+        name = pod["metadata"]["name"]
+        steps = {m.step for m in sim.engine.trace if m.step and (m.name == name or m.kind != "Pod")}
+        assert set(range(1, 14)) <= steps, f"{name} misses steps {set(range(1, 14)) - steps}"
