@@ -53,9 +53,11 @@ def qualified(resource: str, group: str) -> str:
 
 
 def _details(name: str, group: str, kind: str) -> dict[str, Any]:
-    details: dict[str, Any] = {"name": name, "kind": kind}
+    """StatusDetails in the real server's field order (name, group, kind), empty ones left out."""
+    details: dict[str, Any] = {"name": name} if name else {}
     if group:
         details["group"] = group
+    details["kind"] = kind
     return details
 
 
@@ -93,7 +95,7 @@ def bad_request(message: str) -> StatusError:
 
 
 def method_not_allowed(verb: str, resource: str, group: str) -> StatusError:
-    details = {"kind": resource, "group": group} if group else {"kind": resource}
+    details = {"group": group, "kind": resource} if group else {"kind": resource}
     return StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", details)
 
 

@@ -66,7 +66,8 @@ def to_http(resp: ApiResponse) -> HttpResponse | StreamingHttpResponse:
         out["Cache-Control"] = "no-cache, private"
         out["X-Accel-Buffering"] = "no"
     elif resp.content_type == "application/json":
-        out = HttpResponse(encode(resp.body), status=resp.status, content_type="application/json")
+        # The real server's JSON encoder ends every document with a newline.
+        out = HttpResponse(encode(resp.body) + b"\n", status=resp.status, content_type="application/json")
     else:
         out = HttpResponse(resp.body, status=resp.status, content_type=resp.content_type)
     for name, value in resp.headers.items():

@@ -153,3 +153,25 @@ def test_a_watch_that_allows_bookmarks_gets_one_before_its_timeout(api: client.A
     bookmark = events[0]["raw_object"]
     assert bookmark["kind"] == "ConfigMap" and bookmark["apiVersion"] == "v1"
     assert int(bookmark["metadata"]["resourceVersion"]) >= int(listed.metadata.resource_version)
+
+
+def test_a_409_body_is_the_real_servers_bytes(api: client.ApiClient):
+    core, apps = client.CoreV1Api(api), client.AppsV1Api(api)
+    body = client.V1ConfigMap(metadata=client.V1ObjectMeta(name="twice"), data={"a": "b"})
+    core.create_namespaced_config_map("default", body)
+    with pytest.raises(ApiException) as again:
+        core.create_namespaced_config_map("default", body)
+    assert again.value.status == 409
+    assert again.value.body == (
+        b'{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",'
+        b'"message":"configmaps \\"twice\\" already exists","reason":"AlreadyExists",'
+        b'"details":{"name":"twice","kind":"configmaps"},"code":409}\n'
+    ).decode()
+    with pytest.raises(ApiException) as missing:
+        apps.read_namespaced_deployment("nowhere", "default")
+    assert missing.value.body == (
+        b'{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",'
+        b'"message":"deployments.apps \\"nowhere\\" not found","reason":"NotFound",'
+        b'"details":{"name":"nowhere","group":"apps","kind":"deployments"},"code":404}\n'
+    ).decode()
+    core.delete_namespaced_config_map("twice", "default")
