@@ -28,6 +28,8 @@ WATCHED = (
     "replicationcontrollers",
     "daemonsets",
     "controllerrevisions",
+    "cronjobs",
+    "jobs",
     "pods",
     "services",
     "endpoints",

@@ -17,12 +17,14 @@ from .daemonset import DaemonSetController
 from .deployment import DeploymentController
 from .endpoints import EndpointsController
 from .garbage_collector import GarbageCollector
+from .job import JobController
 from .namespace import NamespaceController
 from .node_lifecycle import NodeLifecycleController
 from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
 from .serviceaccounts import ServiceAccountsController
 from .taint_eviction import TaintEvictionController
+from .ttl_after_finished import TTLAfterFinishedController
 from .util import (
     Index,
     Obj,
@@ -47,6 +49,8 @@ INFORMERS = (
     ("replicationcontrollers", ""),
     ("daemonsets", ""),
     ("controllerrevisions", ""),
+    ("cronjobs", ""),
+    ("jobs", ""),
     ("services", ""),
     ("pods", ""),
     ("endpoints", ""),
@@ -81,6 +85,8 @@ class ControllerManager:
             ReplicaSetController(self, REPLICA_SET),
             ReplicaSetController(self, REPLICATION_CONTROLLER),
             DaemonSetController(self),
+            JobController(self),
+            TTLAfterFinishedController(self),
             NodeLifecycleController(self),
             TaintEvictionController(self),
             EndpointsController(self),

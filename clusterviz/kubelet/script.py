@@ -5,8 +5,9 @@ simulated clock, and with which exit code:
 
 ``clusterviz.io/exit-after``
     A Go duration (``10s``, ``1m30s``, ``500ms``): each container of the Pod
-    exits that long after it started. Absent (or unreadable): the containers
-    run until they are stopped, as before.
+    exits that long after it started. Absent (or unreadable): a Pod meant to
+    end (restartPolicy ``Never`` or ``OnFailure``, a Job's) runs its command
+    for 5 simulated seconds; any other runs until it is stopped.
 ``clusterviz.io/exit-code``
     The exit code (0-255, default 0). 0 ends as reason ``Completed``, anything
     else as ``Error``, as containerd reports them.
@@ -35,6 +36,8 @@ from .runtime import Container, ContainerRuntime, Sandbox
 EXIT_AFTER_ANNOTATION: Final = "clusterviz.io/exit-after"
 EXIT_CODE_ANNOTATION: Final = "clusterviz.io/exit-code"
 MAX_EXIT_CODE: Final = 255
+# How long a Pod meant to end runs when its script does not say (its command is taken to be short).
+BATCH_RUN_SECONDS: Final = 5.0
 
 
 @dataclass(frozen=True)
@@ -46,13 +49,14 @@ class Script:
 
 
 def script_of(pod: dict[str, Any]) -> Script:
-    """The Pod's script from its annotations; what cannot be read is left out (the container keeps running)."""
+    """The Pod's script from its annotations; what cannot be read is left out (the default applies)."""
     annotations = (pod.get("metadata") or {}).get("annotations") or {}
-    after: float | None = None
+    batch = (pod.get("spec") or {}).get("restartPolicy") in ("Never", "OnFailure")
+    after: float | None = BATCH_RUN_SECONDS if batch else None
     try:
         after = max(parse_go_duration(str(annotations[EXIT_AFTER_ANNOTATION])), 0.0)
     except (KeyError, ValueError):
-        after = None
+        pass
     try:
         code = int(str(annotations.get(EXIT_CODE_ANNOTATION, "0")))
     except ValueError:

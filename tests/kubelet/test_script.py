@@ -14,8 +14,10 @@ def scripted_pod(name: str, restart_policy: str, exit_after: str = "10s", exit_c
 
 def test_the_script_is_read_from_the_annotations():
     assert script_of(scripted_pod("a", "Never", "1m30s", "3")) == Script(90.0, 3)
-    assert script_of(scripted_pod("a", "Never", "soon", "x")) == Script(None, 0)
+    assert script_of(scripted_pod("a", "Always", "soon", "x")) == Script(None, 0)
     assert script_of(pinned_pod("a")) == Script(None, 0)
+    # A Pod meant to end that does not say when runs a short command.
+    assert script_of(scripted_pod("a", "Never", "soon")) == Script(5.0, 0)
 
 
 async def test_a_container_that_exits_0_completes_the_pod(sim):

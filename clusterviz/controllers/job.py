@@ -1,0 +1,364 @@
+"""The Job controller: runs a Job's Pods to completion, after pkg/controller/job.
+
+A sync counts the Job's Pods that finished since it last looked (succeeded,
+failed, or deleted by someone else while running), then decides:
+
+* failed Pods beyond ``backoffLimit``, or ``activeDeadlineSeconds`` passed:
+  the Job gets ``FailureTarget``, its running Pods are deleted, and once none
+  is left ``Failed`` (with the same reason) and a Warning event;
+* enough completions (for an Indexed Job: every index succeeded):
+  ``SuccessCriteriaMet``, then ``Complete``, ``completionTime`` and the
+  ``Completed`` event, once no Pod runs;
+* ``suspend``: its Pods are deleted and ``Suspended`` is set (cleared on resume,
+  which restarts ``startTime``);
+* otherwise it creates or deletes Pods so that ``parallelism`` run (no more
+  than the completions still wanted), waiting 10 s, 20 s, 40 s ... after Pod
+  failures before making new ones.
+
+The status (active, ready, terminating, succeeded, failed, completedIndexes,
+conditions, start and completion times) is written when it changed. Unlike
+upstream, finished Pods are not held by a tracking finalizer: the counts are
+kept in the Job's status and the Pods already counted are remembered here.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import logging
+from typing import TYPE_CHECKING, Any
+
+from clusterviz.api import clock, errors
+from clusterviz.api.informer import Handler, key_of
+
+from .job_util import (
+    BACKOFF_LIMIT_EXCEEDED,
+    COMPLETIONS_REACHED,
+    DEADLINE_EXCEEDED,
+    RESUMED,
+    SUSPENDED,
+    backoff_limit,
+    completions_of,
+    condition_true,
+    failure_backoff,
+    format_indexes,
+    index_of,
+    is_finished,
+    is_indexed,
+    job_pod,
+    parse_indexes,
+    set_condition,
+    wire_status,
+)
+from .pod_control import Expectations, pods_to_delete
+from .replicaset import GENERATED_PREFIX_MAX, NAME_ATTEMPTS, SUFFIX_ALPHABET
+from .util import (
+    Obj,
+    RecentWrites,
+    Worker,
+    controller_ref,
+    deleting,
+    int_field,
+    is_pod_active,
+    is_pod_ready,
+    meta,
+    run_parallel,
+    spec,
+    status,
+)
+
+if TYPE_CHECKING:
+    from .manager import ControllerManager
+
+log = logging.getLogger(__name__)
+
+COMPONENT = "job-controller"
+TERMINAL = ("Succeeded", "Failed")
+
+
+def _phase(pod: Obj) -> str:
+    return str(status(pod).get("phase") or "")
+
+
+class JobController:
+    """Keeps each Job's Pods running until the Job completes or fails."""
+
+    def __init__(self, cm: ControllerManager) -> None:
+        self.cm = cm
+        self.engine = cm.engine
+        self.client = cm.client
+        self.recorder = cm.ctx.recorder(COMPONENT)
+        self.rng = cm.ctx.rng(COMPONENT)
+        self.jobs = cm.informers["jobs"]
+        self.pods = cm.informers["pods"]
+        self.expectations = Expectations(cm.engine)
+        self.written = RecentWrites()
+        self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
+        # Per Job uid: the Pods already counted in its status (uid -> phase counted).
+        self.counted: dict[str, dict[str, str]] = {}
+        # Per Job uid: running Pods that others deleted, to count as failed at the next sync.
+        self.vanished: dict[str, int] = {}
+        # Per Job uid: simulated time of its latest Pod failure (the back-off counts from it).
+        self.last_failure: dict[str, float] = {}
+        # Pods this controller deleted itself: their going is not a failure.
+        self.deleted_by_us: set[str] = set()
+        self.jobs.add_handler(Handler(self._job_changed, lambda _old, new: self._job_changed(new), self._job_gone))
+        self.pods.add_handler(Handler(self._pod_changed, lambda _old, new: self._pod_changed(new), self._pod_gone))
+
+    def start(self) -> None:
+        """Start the worker loop."""
+        self.worker.start()
+
+    # --- event handlers -----------------------------------------------------------------------
+
+    def _job_changed(self, job: Obj) -> None:
+        self.worker.add(key_of(job))
+
+    def _job_gone(self, job: Obj) -> None:
+        key, uid = key_of(job), meta(job).get("uid", "")
+        self.expectations.forget(key)
+        self.written.forget(key)
+        for table in (self.counted, self.vanished, self.last_failure):
+            table.pop(uid, None)
+
+    def _owner(self, pod: Obj) -> Obj | None:
+        ref = controller_ref(pod)
+        if ref is None or ref.get("kind") != "Job" or not str(ref.get("apiVersion", "")).startswith("batch/"):
+            return None
+        job = self.jobs.get(f"{meta(pod).get('namespace', '')}/{ref.get('name')}")
+        return job if job is not None and meta(job).get("uid") == ref.get("uid") else None
+
+    def _pod_changed(self, pod: Obj) -> None:
+        job = self._owner(pod)
+        if job is None:
+            return
+        key = key_of(job)
+        self.expectations.creation_observed(key, key_of(pod))
+        if deleting(pod):
+            self.expectations.deletion_observed(key, key_of(pod))
+        self.worker.add(key)
+
+    def _pod_gone(self, pod: Obj) -> None:
+        job = self._owner(pod)
+        if job is None:
+            return
+        key, job_uid, pod_uid = key_of(job), meta(job).get("uid", ""), meta(pod).get("uid", "")
+        self.expectations.creation_observed(key, key_of(pod))
+        self.expectations.deletion_observed(key, key_of(pod))
+        ours = pod_uid in self.deleted_by_us
+        self.deleted_by_us.discard(pod_uid)
+        counted = self.counted.get(job_uid, {})
+        if not ours and pod_uid not in counted and _phase(pod) != "Succeeded" and not is_finished(job):
+            # A running Pod deleted by someone else counts as a failure (podReplacementPolicy's view).
+            counted[pod_uid] = "Failed"
+            self.vanished[job_uid] = self.vanished.get(job_uid, 0) + 1
+        self.worker.add(key)
+
+    # --- sync ---------------------------------------------------------------------------------
+
+    async def sync(self, key: str) -> None:
+        """syncJob: count finished Pods, decide the Job's fate or its Pods, write the status."""
+        job = self.written.fresh(self.jobs.get(key))
+        if job is None:
+            self.expectations.forget(key)
+            return
+        if deleting(job) or is_finished(job):
+            return
+        uid = meta(job).get("uid", "")
+        pods = self.cm.pods_by_owner.get(uid)
+        counted = self.counted.get(uid)
+        if counted is None:
+            counted = self.counted[uid] = self._already_counted(job, pods)
+        new = [p for p in pods if _phase(p) in TERMINAL and meta(p).get("uid") not in counted]
+        for pod in new:
+            counted[meta(pod).get("uid", "")] = _phase(pod)
+        new_failures = sum(1 for p in new if _phase(p) == "Failed") + self.vanished.pop(uid, 0)
+        if new_failures:
+            self.last_failure[uid] = self.engine.now
+        old = status(job)
+        succeeded = int_field(old, "succeeded") + sum(1 for p in new if _phase(p) == "Succeeded")
+        failed = int_field(old, "failed") + new_failures
+        done_indexes = parse_indexes(old.get("completedIndexes"))
+        if is_indexed(job):
+            wanted = completions_of(job) or 0
+            done_indexes |= {
+                i for p in new if _phase(p) == "Succeeded" and (i := index_of(p)) is not None and i < wanted
+            }
+        active = [p for p in pods if is_pod_active(p)]
+        conditions = [c for c in copy.deepcopy(old.get("conditions") or []) if isinstance(c, dict)]
+        counts: dict[str, Any] = {"succeeded": succeeded, "failed": failed}
+        if is_indexed(job):
+            counts["completedIndexes"] = format_indexes(done_indexes)
+        active = await self._decide(job, key, active, counts, conditions, done_indexes)
+        counts["active"] = len(active) + counts.get("created", 0)
+        counts["ready"] = sum(1 for p in active if is_pod_ready(p))
+        counts["terminating"] = sum(1 for p in pods if deleting(p) and _phase(p) not in TERMINAL)
+        await self._write_status(job, wire_status(job, counts, conditions))
+
+    def _already_counted(self, job: Obj, pods: list[Obj]) -> dict[str, str]:
+        """After a restart, the finished Pods the Job's status already counts (all of them, if the counts cover them)."""
+        finished = {meta(p).get("uid", ""): _phase(p) for p in pods if _phase(p) in TERMINAL}
+        recorded = int_field(status(job), "succeeded") + int_field(status(job), "failed")
+        return finished if finished and recorded >= len(finished) else {}
+
+    async def _decide(
+        self, job: Obj, key: str, active: list[Obj], counts: dict[str, Any], conditions: list[Obj], done: set[int]
+    ) -> list[Obj]:
+        """Fail, complete, suspend or manage the Job; returns the Pods that stay active."""
+        now = clock.now()
+        start = clock.parse(str(status(job).get("startTime") or ""))
+        suspended = spec(job).get("suspend") is True
+        deadline = spec(job).get("activeDeadlineSeconds")
+        failure: tuple[str, str] | None = next(
+            (
+                (str(c.get("reason")), str(c.get("message")))
+                for c in conditions
+                if c.get("type") == "FailureTarget" and c.get("status") == "True"
+            ),
+            None,
+        )
+        if failure is None and counts["failed"] > backoff_limit(job):
+            failure = BACKOFF_LIMIT_EXCEEDED
+        if failure is None and isinstance(deadline, int) and start is not None and not suspended:
+            left = deadline - (now - start).total_seconds()
+            if left <= 0:
+                failure = DEADLINE_EXCEEDED
+            else:
+                self.worker.add_after(key, left)
+        if failure is not None:
+            set_condition(conditions, "FailureTarget", "True", *failure)
+            active = await self._delete_pods(job, key, active)
+            if not active and set_condition(conditions, "Failed", "True", *failure):
+                await self.recorder.event(job, "Warning", failure[0], failure[1])
+            return active
+        if self._complete(job, counts, active, done):
+            set_condition(conditions, "SuccessCriteriaMet", "True", *COMPLETIONS_REACHED)
+            active = await self._delete_pods(job, key, active)
+            if not active and set_condition(conditions, "Complete", "True", *COMPLETIONS_REACHED):
+                counts["completionTime"] = clock.rfc3339(now)
+                await self.recorder.event(job, "Normal", "Completed", "Job completed")
+            return active
+        if suspended:
+            active = await self._delete_pods(job, key, active)
+            if set_condition(conditions, "Suspended", "True", *SUSPENDED):
+                await self.recorder.event(job, "Normal", "Suspended", SUSPENDED[1])
+            return active
+        if condition_true(job, "Suspended"):
+            set_condition(conditions, "Suspended", "False", *RESUMED)
+            await self.recorder.event(job, "Normal", "Resumed", RESUMED[1])
+            start = None  # the deadline counts anew from the resume
+        if start is None:
+            counts["startTime"] = clock.rfc3339(now)
+            if isinstance(deadline, int):
+                self.worker.add_after(key, deadline)
+        if not self.expectations.satisfied(key):
+            return active
+        self.expectations.forget(key)
+        return await self._manage(job, key, active, counts, done)
+
+    def _complete(self, job: Obj, counts: dict[str, Any], active: list[Obj], done: set[int]) -> bool:
+        completions = completions_of(job)
+        if is_indexed(job):
+            return len(done) >= (completions or 0)
+        if completions is None:
+            return counts["succeeded"] > 0 and not active
+        return counts["succeeded"] >= completions
+
+    async def _manage(self, job: Obj, key: str, active: list[Obj], counts: dict[str, Any], done: set[int]) -> list[Obj]:
+        """manageJob: create or delete Pods so that as many run as the Job wants now."""
+        parallelism = int_field(spec(job), "parallelism", 1)
+        completions = completions_of(job)
+        if is_indexed(job):
+            running = {index_of(p) for p in active}
+            pending = [i for i in range(completions or 0) if i not in done and i not in running]
+            want = min(parallelism, len(active) + len(pending))
+        elif completions is None:
+            want = len(active) if counts["succeeded"] > 0 else parallelism
+            pending = []
+        else:
+            want = min(parallelism, max(completions - counts["succeeded"], 0))
+            pending = []
+        if len(active) > want:
+            surplus = pods_to_delete(active, active, len(active) - want, self.cm.ready_since, self.cm.creation_rank)
+            kept = await self._delete_pods(job, key, surplus)
+            return [p for p in active if p not in surplus] + kept
+        missing = want - len(active)
+        if missing <= 0:
+            return active
+        wait = failure_backoff(counts["failed"]) - (
+            self.engine.now - self.last_failure.get(meta(job).get("uid", ""), -1e18)
+        )
+        if wait > 0:
+            self.worker.add_after(key, wait)
+            return active
+        indexes: list[int | None] = list(pending[:missing]) if is_indexed(job) else [None] * missing
+        jobs = [functools.partial(self._create_pod, job, key, index) for index in indexes]
+        results = await run_parallel(self.engine, f"{self.worker.name}/create", jobs)
+        created = [r for r in results if r is None]
+        failures = [r for r in results if isinstance(r, errors.StatusError)]
+        # The new Pods count as active at once, as upstream adds its creations to status.active.
+        counts["created"] = len(created)
+        if failures:
+            raise failures[0]
+        return active
+
+    async def _create_pod(self, job: Obj, key: str, index: int | None) -> None:
+        namespace = meta(job).get("namespace", "")
+        base = f"{meta(job).get('name')}-" if index is None else f"{meta(job).get('name')}-{index}-"
+        prefix = base[:GENERATED_PREFIX_MAX]
+        for _ in range(NAME_ATTEMPTS):
+            name = prefix + "".join(self.rng.choice(SUFFIX_ALPHABET) for _ in range(5))
+            pod_key = f"{namespace}/{name}"
+            if pod_key in self.pods.cache:
+                continue
+            self.expectations.expect_creation(key, pod_key)
+            try:
+                await self.client.create(job_pod(job, name, prefix, index), namespace)
+            except errors.StatusError as exc:
+                self.expectations.creation_observed(key, pod_key)
+                if exc.reason == "AlreadyExists":
+                    continue
+                await self.recorder.event(job, "Warning", "FailedCreate", f"Error creating: {exc.message}")
+                raise
+            await self.recorder.event(job, "Normal", "SuccessfulCreate", f"Created pod: {name}")
+            return
+        raise errors.already_exists("pods", "", prefix)
+
+    async def _delete_pods(self, job: Obj, key: str, pods: list[Obj]) -> list[Obj]:
+        """Delete these Pods side by side; returns those that could not be deleted."""
+        pods = [p for p in pods if meta(p).get("uid")]
+        if not pods:
+            return []
+        self.expectations.expect_deletions(key, [key_of(p) for p in pods])
+        self.deleted_by_us.update(meta(p).get("uid", "") for p in pods)
+        jobs = [functools.partial(self._delete_pod, job, key, pod) for pod in pods]
+        results = await run_parallel(self.engine, f"{self.worker.name}/delete", jobs)
+        return [p for p, r in zip(pods, results, strict=True) if isinstance(r, Exception)]
+
+    async def _delete_pod(self, job: Obj, key: str, pod: Obj) -> None:
+        name = meta(pod).get("name", "")
+        try:
+            await self.client.delete("pods", name, meta(pod).get("namespace", ""))
+        except errors.StatusError as exc:
+            self.expectations.deletion_observed(key, key_of(pod))
+            if exc.code == 404:
+                return
+            await self.recorder.event(job, "Warning", "FailedDelete", f"Error deleting: {exc.message}")
+            raise
+        await self.recorder.event(job, "Normal", "SuccessfulDelete", f"Deleted pod: {name}")
+
+    async def _write_status(self, job: Obj, wire: dict[str, Any]) -> None:
+        """Write the status when it changed, retrying once on a conflict with a fresh read."""
+        if status(job) == wire:
+            return
+        current = job
+        for attempt in range(2):
+            body = copy.deepcopy(current)
+            body["status"] = wire
+            try:
+                self.written.remember(await self.client.update(body, sub="status"))
+                return
+            except errors.StatusError as exc:
+                if attempt == 1 or exc.code != 409:
+                    raise
+                current = await self.client.get("jobs", meta(job).get("name", ""), meta(job).get("namespace", ""))
