@@ -13,6 +13,7 @@ from typing import Any
 from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer, key_of
 
+from .cronjob import CronJobController
 from .daemonset import DaemonSetController
 from .deployment import DeploymentController
 from .endpoints import EndpointsController
@@ -86,6 +87,7 @@ class ControllerManager:
             ReplicaSetController(self, REPLICATION_CONTROLLER),
             DaemonSetController(self),
             JobController(self),
+            CronJobController(self),
             TTLAfterFinishedController(self),
             NodeLifecycleController(self),
             TaintEvictionController(self),
