@@ -2,6 +2,7 @@
 
 import gc
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -20,13 +21,25 @@ if settings.CLUSTERVIZ["ENGINES"]:
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from clusterviz.api import streams  # noqa: E402
+from clusterviz.api.streams import PodStreamConsumer  # noqa: E402
 from clusterviz.classroom.websocket import ClusterAccessWebsocketMiddleware  # noqa: E402
 from clusterviz.web.routing import websocket_urlpatterns  # noqa: E402
 
 # Origin check, then the session's user and cookies, then the classroom's access rules.
-websocket = AllowedHostsOriginValidator(
+page_sockets = AllowedHostsOriginValidator(
     AuthMiddlewareStack(ClusterAccessWebsocketMiddleware(URLRouter(websocket_urlpatterns)))
 )
+# kubectl and the Python client send no Origin: the API's own sockets are checked by the access rules only.
+api_sockets = AuthMiddlewareStack(ClusterAccessWebsocketMiddleware(PodStreamConsumer.as_asgi()))
+
+
+async def websocket(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """Websockets: the API's pod streams, or the dashboard's pages."""
+    inner: Any = api_sockets if streams.WEBSOCKET_PATH.match(scope.get("path", "")) else page_sockets
+    await inner(scope, receive, send)
+
+
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket})
 
 # The simulation allocates many short-lived dicts per hop. Objects alive at start-up (Django, the

@@ -11,7 +11,7 @@ from typing import Any
 
 from clusterviz.store import kv
 
-from . import clock, discovery, errors, gate, handlers, openapi, virtual
+from . import clock, discovery, errors, gate, handlers, openapi, streams, virtual
 from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
 from .watch import watch
 
@@ -58,6 +58,12 @@ async def _route(req: ApiRequest) -> ApiResponse:
     else:
         raise errors.not_found_path()
     rp = parse_resource_path(group, version, rest)
+    if rp.sub in streams.SUBRESOURCES and rp.name:
+        # Never a write, never gated: there is only a Status to answer.
+        if req.method not in ("GET", "POST"):
+            raise errors.method_not_allowed(req.method.lower(), f"{rp.resource.plural}/{rp.sub}", "")
+        pod = ResourcePath(rp.resource, rp.namespace, rp.name, "")
+        raise await streams.refusal(handlers.get(req, pod), rp.name, rp.sub)
     served_by = virtual.handler_for(rp.resource)
     if served_by is not None:
         # The simulator's own controls are never held up by the simulation, but are made where it runs.

@@ -8,7 +8,8 @@ from typing import Any
 from .access import READ, UNOWNED, Identity, allows, permission
 from .identity import SANDBOX_COOKIE, InvalidToken, classroom_mode, identify, ownership
 
-WS_PATH = re.compile(r"^/ws/c/(?P<cluster>[-a-zA-Z0-9_]+)/")
+# The page's sockets (/ws/c/<cluster>/) and the API's (/c/<cluster>/api/..., exec and attach).
+WS_PATH = re.compile(r"^/(?:ws/)?c/(?P<cluster>[-a-zA-Z0-9_]+)/")
 FORBIDDEN = 4403  # the close code a refused page sees
 
 

@@ -88,7 +88,7 @@ class NamespaceController:
         self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
         self._failures: dict[str, int] = {}
         cm.informers["namespaces"].add_handler(
-            Handler(self._seen, lambda _old, new: self._seen(new), lambda ns: self._failures.pop(meta(ns)["name"], None))
+            Handler(self._seen, lambda _old, new: self._seen(new), self._gone)
         )
 
     def start(self) -> None:
@@ -98,6 +98,9 @@ class NamespaceController:
     def _seen(self, ns: Obj) -> None:
         if deleting(ns):
             self.worker.add(str(meta(ns).get("name")))
+
+    def _gone(self, ns: Obj) -> None:
+        self._failures.pop(str(meta(ns).get("name")), None)
 
     async def sync(self, name: str) -> None:
         """One pass of upstream's NamespacedResourcesDeleter.Delete over namespace ``name``."""
