@@ -241,3 +241,50 @@ async def test_the_daemon_pods_travel_the_numbered_creation_flow(sim):
         name = pod["metadata"]["name"]
         steps = {m.step for m in sim.engine.trace if m.step and (m.name == name or m.kind != "Pod")}
         assert set(range(1, 14)) <= steps, f"{name} misses steps {set(range(1, 14)) - steps}"
+
+
+async def test_a_surge_rollout_starts_each_new_pod_before_its_old_one_goes(sim):
+    client = Client("demo", "kubectl")
+    strategy = {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}}
+    await client.create(daemon_set(updateStrategy=strategy))
+    await sim.engine.until_settled()
+    pods = sim.components["controller-manager"].informers["pods"]
+    counts: list[tuple[int, int]] = []
+
+    def count(*_: Obj) -> None:
+        agents = [
+            p
+            for p in pods.items()
+            if p["metadata"]["name"].startswith("agent-") and not p["metadata"].get("deletionTimestamp")
+        ]
+        counts.append((sum(1 for p in agents if is_ready_pod(p)), len(agents)))
+
+    pods.add_handler(Handler(count, lambda old, new: count(new), count))
+    ds = await client.get("daemonsets", "agent", "default")
+    ds["spec"]["template"]["spec"]["containers"][0]["image"] = "soscscs/myapp:v2"
+    await client.update(ds)
+    await sim.engine.until_settled()
+    # Never below three ready daemons, and never more than one node with two live Pods at once.
+    assert min(ready for ready, _ in counts) == 3
+    assert max(total for _, total in counts) == 4
+    assert {p["spec"]["containers"][0]["image"] for p in await agent_pods(client)} == {"soscscs/myapp:v2"}
+
+
+async def test_on_delete_replaces_a_pod_only_when_it_is_deleted(sim):
+    client = Client("demo", "kubectl")
+    await client.create(daemon_set(updateStrategy={"type": "OnDelete"}))
+    await sim.engine.until_settled()
+    ds = await client.get("daemonsets", "agent", "default")
+    ds["spec"]["template"]["spec"]["containers"][0]["image"] = "soscscs/myapp:v2"
+    await client.update(ds)
+    await sim.engine.until_settled()
+    pods = await agent_pods(client)
+    assert {p["spec"]["containers"][0]["image"] for p in pods} == {"soscscs/myapp:v1"}
+    status = (await client.get("daemonsets", "agent", "default"))["status"]
+    assert "updatedNumberScheduled" not in status and status["observedGeneration"] == 2
+    victim = next(p for p in pods if p["spec"]["nodeName"] == "node02")
+    await client.delete("pods", victim["metadata"]["name"], "default")
+    await sim.engine.until_settled()
+    images = {p["spec"]["nodeName"]: p["spec"]["containers"][0]["image"] for p in await agent_pods(client)}
+    assert images == {"node01": "soscscs/myapp:v1", "node02": "soscscs/myapp:v2", "node03": "soscscs/myapp:v1"}
+    assert (await client.get("daemonsets", "agent", "default"))["status"]["updatedNumberScheduled"] == 1

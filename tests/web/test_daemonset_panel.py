@@ -100,3 +100,13 @@ async def test_the_tab_and_describe_have_no_english_left_in_chinese(sim, async_c
     assert "DaemonSet（守护进程集）" in page
     panel = await chinese_page(async_client, "/c/demo/objects?tab=daemonsets&describe=daemonsets/default/agent")
     assert untranslated_english(panel, await names_in("demo") | {"agent"}) == []
+
+
+async def test_the_scoring_panel_explains_a_daemon_pod_s_placement(sim, async_client):
+    await KUBECTL.create(DAEMON_SET)
+    await sim.engine.until_settled()
+    for pod in (await KUBECTL.list("pods", "default", label_selector="app=agent"))["items"]:
+        name, node = pod["metadata"]["name"], pod["spec"]["nodeName"]
+        page = await get(async_client, f"/c/demo/scoring/default/{name}")
+        assert f"<strong>{node}</strong>" in page
+        assert "NodeAffinity" in page
