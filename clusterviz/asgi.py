@@ -19,7 +19,8 @@ if settings.CLUSTERVIZ["ENGINES"]:
     registry.enable()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDenier  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from clusterviz.api import streams  # noqa: E402
 from clusterviz.api.streams import PodStreamConsumer  # noqa: E402
@@ -27,9 +28,9 @@ from clusterviz.classroom.websocket import ClusterAccessWebsocketMiddleware  # n
 from clusterviz.web.routing import websocket_urlpatterns  # noqa: E402
 
 # Origin check, then the session's user and cookies, then the classroom's access rules.
-page_sockets = AllowedHostsOriginValidator(
-    AuthMiddlewareStack(ClusterAccessWebsocketMiddleware(URLRouter(websocket_urlpatterns)))
-)
+# A socket to any other path is refused at the handshake (403), never an error (500).
+page_routes: list[Any] = [*websocket_urlpatterns, re_path(r"", WebsocketDenier.as_asgi())]
+page_sockets = AllowedHostsOriginValidator(AuthMiddlewareStack(ClusterAccessWebsocketMiddleware(URLRouter(page_routes))))
 # kubectl and the Python client send no Origin: the API's own sockets are checked by the access rules only.
 api_sockets = AuthMiddlewareStack(ClusterAccessWebsocketMiddleware(PodStreamConsumer.as_asgi()))
 

@@ -79,3 +79,18 @@ def test_an_spdy_or_plain_request_gets_the_status_as_its_response(live: LiveServ
         urllib.request.urlopen(request, timeout=10)
     assert answered.value.code == 400
     assert json.loads(answered.value.read())["message"] == EXEC_REFUSED
+
+
+def test_a_websocket_to_a_path_with_no_route_is_refused_not_an_error(live: LiveServer):
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(live.url)
+    for path in ("/ws/nowhere/", "/c/demo/api/v1/namespaces/default/pods/x/log"):
+        conn = http.client.HTTPConnection(where.hostname, where.port, timeout=10)
+        conn.request("GET", path, headers={
+            "Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": live.url,
+        })
+        assert conn.getresponse().status == 403, path
+        conn.close()
