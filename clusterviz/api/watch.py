@@ -6,7 +6,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from clusterviz.apimachinery import fields, labels
+from clusterviz.apimachinery import field, fields, labels
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
@@ -44,6 +44,7 @@ async def watch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             raise errors.bad_request(f"invalid resource version: {rv_text!r}") from None
         if start < 0:
             raise errors.bad_request(f"invalid resource version: {rv_text!r}")
+    _check_watch_list(req)
     initial = start is None or req.flag("sendInitialEvents")
     timeout = MAX_WATCH_SECONDS
     if req.query.get("timeoutSeconds"):
@@ -101,7 +102,9 @@ async def _stream(
     follower: watchcache.LogFollower | None = None
     try:
         deadline = time.monotonic() + timeout
-        if initial and start is None:
+        if initial:
+            # Without a resourceVersion, or with sendInitialEvents (WatchList): the state now, which is
+            # "not older than" any revision asked for, then the changes after it.
             try:
                 items, revision = await _list(cid, resource.key, rp.namespace or None, **_indexed(field_reqs))
             except kv.StoreUnavailable:
@@ -169,6 +172,23 @@ async def _stream(
     finally:
         if follower is not None:
             watchcache.release(follower)
+
+
+def _check_watch_list(req: ApiRequest) -> None:
+    """ValidateListOptions for sendInitialEvents: WatchList needs NotOlderThan and bookmarks."""
+    if "sendInitialEvents" not in req.query:
+        return
+    problems = []
+    if req.query.get("resourceVersionMatch") != "NotOlderThan":
+        problems.append(
+            field.forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")
+        )
+    if not req.flag("allowWatchBookmarks"):
+        problems.append(
+            field.forbidden("allowWatchBookmarks", "sendInitialEvents requires setting allowWatchBookmarks to true")
+        )
+    if problems:
+        raise errors.invalid("ListOptions", "meta.k8s.io", "", problems)
 
 
 def _event_type(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -175,3 +176,30 @@ def test_a_409_body_is_the_real_servers_bytes(api: client.ApiClient):
         b'"details":{"name":"nowhere","group":"apps","kind":"deployments"},"code":404}\n'
     ).decode()
     core.delete_namespaced_config_map("twice", "default")
+
+
+def test_watch_list_sends_the_state_then_the_initial_events_end_bookmark(api: client.ApiClient):
+    core = client.CoreV1Api(api)
+    body = client.V1ConfigMap(metadata=client.V1ObjectMeta(name="listed", labels={"wl": "1"}), data={"a": "b"})
+    created = core.create_namespaced_config_map("default", body)
+    events = list(
+        watch.Watch().stream(
+            core.list_namespaced_config_map, "default", label_selector="wl=1", send_initial_events=True,
+            resource_version_match="NotOlderThan", allow_watch_bookmarks=True,
+            resource_version=created.metadata.resource_version, timeout_seconds=3,
+        )
+    )
+    assert events[0]["type"] == "ADDED" and events[0]["object"].metadata.name == "listed"
+    end = events[1]["raw_object"]
+    assert events[1]["type"] == "BOOKMARK"
+    assert end["metadata"]["annotations"] == {"k8s.io/initial-events-end": "true"}
+    assert int(end["metadata"]["resourceVersion"]) >= int(created.metadata.resource_version)
+    with pytest.raises(ApiException) as refused:
+        core.list_namespaced_config_map("default", watch=True, send_initial_events=True, _preload_content=False)
+    assert refused.value.status == 422
+    assert json.loads(refused.value.body)["message"] == (
+        'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires '
+        "setting resourceVersionMatch to NotOlderThan, allowWatchBookmarks: Forbidden: sendInitialEvents "
+        "requires setting allowWatchBookmarks to true]"
+    )
+    core.delete_namespaced_config_map("listed", "default")
