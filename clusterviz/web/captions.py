@@ -48,6 +48,7 @@ VERBS = {
     "pull": gettext_lazy("pull image"),
     "start": gettext_lazy("start container"),
     "stop": gettext_lazy("stop"),
+    "exit": gettext_lazy("container exits"),
 }
 
 # The reason for each numbered hop whose meaning does not depend on who sends it.
@@ -96,6 +97,10 @@ TIMERS: tuple[tuple[re.Pattern[str], Promise], ...] = (
         gettext_lazy("the taint eviction controller retries deleting Pod %(key)s"),
     ),
     (re.compile(r"(?P<controller>\S+) requeues (?P<key>\S+)"), gettext_lazy("%(controller)s requeues %(key)s")),
+    (
+        re.compile(r'container "(?P<container>[^"]+)" of (?P<pod>\S+) exits'),
+        gettext_lazy('container "%(container)s" of %(pod)s exits'),
+    ),
     (re.compile(r"the scheduler flushes unschedulable Pods"), gettext_lazy("the scheduler flushes unschedulable Pods")),
     (re.compile(r"a scheduling backoff ends"), gettext_lazy("a scheduling backoff ends")),
 )
@@ -183,6 +188,11 @@ def _why(message: dict[str, Any], pinned: bool | None = None) -> str:
                 "The scheduler has chosen a node and writes a binding. It only decides; the kubelet does the work."
             )
         return _("The API server stores the binding in etcd: the Pod's spec.nodeName is set.")
+    if sender.startswith("runtime/") and verb == "exit":
+        return _(
+            "The container's process has ended by itself: the container runtime tells the kubelet, which "
+            "reports it in the Pod's status."
+        )
     if to.startswith("runtime/"):
         return {
             "pull": _("The kubelet asks the container runtime to pull the image; it is quick when the node has it."),

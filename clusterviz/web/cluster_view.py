@@ -15,6 +15,7 @@ STATUS_CLASSES = {
     "Terminating": "terminating",
     "Failed": "failed",
     "Succeeded": "succeeded",
+    "Completed": "succeeded",
 }
 
 
@@ -83,6 +84,10 @@ def pod_status(pod: dict[str, Any]) -> str:
         waiting = (cs.get("state") or {}).get("waiting")
         if waiting and waiting.get("reason"):
             return str(waiting["reason"])
+        # A container that ended shows how, as kubectl does: Completed, Error.
+        terminated = (cs.get("state") or {}).get("terminated")
+        if terminated and terminated.get("reason"):
+            return str(terminated["reason"])
     return str(status.get("phase") or "Pending")
 
 

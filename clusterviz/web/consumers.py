@@ -37,6 +37,8 @@ PANEL_RESOURCES = (
     "replicationcontrollers",
     "daemonsets",
     "controllerrevisions",
+    "jobs",
+    "cronjobs",
     "services",
     "endpoints",
     "events",

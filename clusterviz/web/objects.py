@@ -20,6 +20,7 @@ from clusterviz.api.client import Client, find_resource, path_for
 
 from . import describe as describers
 from .actions import WORKLOADS
+from .describe_batch import describe_cron_job, describe_job
 from .describe_daemonset import describe_daemon_set
 from .language import beside_upstream, refused
 
@@ -31,6 +32,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "replicasets": (gettext_lazy("ReplicaSets"), ("replicasets",)),
     "replicationcontrollers": (gettext_lazy("ReplicationControllers"), ("replicationcontrollers",)),
     "daemonsets": (gettext_lazy("DaemonSets"), ("daemonsets", "controllerrevisions")),
+    "jobs": (gettext_lazy("Jobs + CronJobs"), ("jobs", "cronjobs")),
     "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
     "nodes": (gettext_lazy("Nodes"), ("nodes",)),
     "events": (gettext_lazy("Events"), ("events",)),
@@ -139,6 +141,10 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describers.describe_replicated(obj, (await client.list("pods", namespace))["items"])
         elif plural == "daemonsets":
             text = describe_daemon_set(obj, (await client.list("pods", namespace))["items"])
+        elif plural == "jobs":
+            text = describe_job(obj)
+        elif plural == "cronjobs":
+            text = describe_cron_job(obj)
         elif plural == "services":
             text = describers.describe_service(obj, await client.get_or_none("endpoints", name, namespace))
         elif plural == "endpoints":
