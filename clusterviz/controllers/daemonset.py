@@ -36,8 +36,7 @@ from .daemonset_util import (
     target_node_name,
     template_generation,
 )
-from .pod_control import Expectations, pod_from_template
-from .replicaset import GENERATED_PREFIX_MAX, NAME_ATTEMPTS, SUFFIX_ALPHABET
+from .pod_control import Expectations, PodControl, slow_start_batch
 from .util import (
     Obj,
     RecentWrites,
@@ -53,6 +52,7 @@ from .util import (
     selector_of,
     spec,
     status,
+    write_status,
 )
 
 if TYPE_CHECKING:
@@ -82,6 +82,7 @@ class DaemonSetController:
         self.pods = cm.informers["pods"]
         self.history = History(cm, self.client)
         self.expectations = Expectations(cm.engine)
+        self.pod_control = PodControl(self)
         self.written = RecentWrites()
         self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
         self.daemon_sets.add_handler(
@@ -357,18 +358,13 @@ class DaemonSetController:
         to_create, to_delete = to_create[:BURST_REPLICAS], to_delete[:BURST_REPLICAS]
         self.expectations.expect_deletions(key, [f"{namespace}/{n}" for n in to_delete])
         template = self._pod_template(ds, hash_)
-        remaining, batch, index = len(to_create), min(len(to_create), 1), 0
-        while batch > 0:
-            jobs = [
-                functools.partial(self._create_pod, ds, template, node) for node in to_create[index : index + batch]
-            ]
-            results = await run_parallel(self.engine, f"{self.worker.name}/create", jobs)
-            failure = next((r for r in results if r is not None), None)
-            if failure is not None:
-                raise failure
-            index, remaining = index + batch, remaining - batch
-            batch = min(2 * batch, remaining)
-        jobs = [functools.partial(self._delete_pod, ds, name) for name in to_delete]
+        creations = [
+            functools.partial(self.pod_control.create, self._owner_for(ds, template, node), key) for node in to_create
+        ]
+        error = await slow_start_batch(self.engine, f"{self.worker.name}/create", creations)
+        if error is not None:
+            raise error
+        jobs = [functools.partial(self.pod_control.delete, ds, key, namespace, name) for name in to_delete]
         for result in await run_parallel(self.engine, f"{self.worker.name}/delete", jobs):
             if isinstance(result, errors.StatusError) and result.code != 404:
                 raise result
@@ -385,44 +381,16 @@ class DaemonSetController:
             pod_labels[HASH_LABEL] = hash_
         return template
 
-    async def _create_pod(self, ds: Obj, template: dict[str, Any], node: str) -> None:
-        key = key_of(ds)
-        namespace = str(meta(ds).get("namespace") or "")
+    @staticmethod
+    def _owner_for(ds: Obj, template: dict[str, Any], node: str) -> Obj:
+        """The DaemonSet with the template of its Pod for ``node``: pinned there by node affinity, with the
+        daemon tolerations."""
         owner = copy.deepcopy(ds)
         owner["spec"]["template"] = copy.deepcopy(template)
         pod_spec = owner["spec"]["template"].setdefault("spec", {})
         replace_node_name_affinity(pod_spec, node)
         add_daemon_tolerations(pod_spec)
-        prefix = f"{meta(ds).get('name')}-"[:GENERATED_PREFIX_MAX]
-        for _ in range(NAME_ATTEMPTS):
-            # Named here from the seeded random source (not by the API server) so that runs repeat.
-            name = prefix + "".join(self.rng.choice(SUFFIX_ALPHABET) for _ in range(5))
-            pod_key = f"{namespace}/{name}"
-            if pod_key in self.pods.cache:
-                continue
-            self.expectations.expect_creation(key, pod_key)
-            try:
-                await self.client.create(pod_from_template(owner, name, prefix), namespace)
-            except errors.StatusError as exc:
-                self.expectations.creation_observed(key, pod_key)
-                if exc.reason == "AlreadyExists":
-                    continue
-                await self.recorder.event(ds, "Warning", "FailedCreate", f"Error creating: {exc.message}")
-                raise
-            await self.recorder.event(ds, "Normal", "SuccessfulCreate", f"Created pod: {name}")
-            return
-        raise errors.already_exists("pods", "", prefix)
-
-    async def _delete_pod(self, ds: Obj, name: str) -> None:
-        namespace = str(meta(ds).get("namespace") or "")
-        try:
-            await self.client.delete("pods", name, namespace)
-        except errors.StatusError as exc:
-            self.expectations.deletion_observed(key_of(ds), f"{namespace}/{name}")
-            if exc.code != 404:
-                await self.recorder.event(ds, "Warning", "FailedDelete", f"Error deleting: {exc.message}")
-            raise
-        await self.recorder.event(ds, "Normal", "SuccessfulDelete", f"Deleted pod: {name}")
+        return owner
 
     # --- rolling update -----------------------------------------------------------------------------
 
@@ -490,14 +458,4 @@ class DaemonSetController:
         for kept in ("collisionCount", "conditions"):
             if old.get(kept) is not None:
                 wire[kept] = copy.deepcopy(old[kept])
-        current = ds
-        for attempt in range(2):
-            body = copy.deepcopy(current)
-            body["status"] = wire
-            try:
-                self.written.remember(await self.client.update(body, sub="status"))
-                return
-            except errors.StatusError as exc:
-                if attempt == 1 or exc.code != 409:
-                    raise
-                current = await self.client.get(PLURAL, meta(ds).get("name", ""), meta(ds).get("namespace", ""))
+        await write_status(self.client, self.written, ds, wire, PLURAL)

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Callable
-from typing import Any
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
 
+from clusterviz.api import errors
+from clusterviz.api.client import Client
 from clusterviz.api.component import Engine
-from clusterviz.api.informer import key_of
+from clusterviz.api.informer import Informer, key_of
+from clusterviz.api.record import EventRecorder
 
 from .util import (
     Obj,
@@ -22,6 +26,7 @@ from .util import (
     max_restarts,
     meta,
     new_controller_ref,
+    run_parallel,
     spec,
     status,
 )
@@ -30,6 +35,10 @@ from .util import (
 EXPECTATIONS_TTL = 300.0
 DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost"
 PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
+# generateName keeps room for the 5 random characters within a 63-character name.
+GENERATED_PREFIX_MAX = 58
+SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+NAME_ATTEMPTS = 8
 
 
 class Expectations:
@@ -74,6 +83,79 @@ class Expectations:
         self._adds.pop(key, None)
         self._dels.pop(key, None)
         self._since.pop(key, None)
+
+
+class PodController(Protocol):
+    """What PodControl uses of the controller it works for (read at each call, so a test may swap the client)."""
+
+    client: Client
+    recorder: EventRecorder
+    rng: random.Random
+    pods: Informer
+    expectations: Expectations
+
+
+class PodControl:
+    """RealPodControl: a controller's Pod creations and deletions, with its expectations and upstream's events
+    (SuccessfulCreate, FailedCreate, SuccessfulDelete, FailedDelete)."""
+
+    def __init__(self, controller: PodController) -> None:
+        self.controller = controller
+
+    async def create(self, owner: Obj, key: str) -> None:
+        """One Pod of ``owner``'s template (a copy of the owner may carry a template made for this Pod)."""
+        ctl = self.controller
+        namespace = meta(owner).get("namespace", "")
+        prefix = f"{meta(owner).get('name')}-"[:GENERATED_PREFIX_MAX]
+        for _ in range(NAME_ATTEMPTS):
+            # Named here from the seeded random source (not by the API server) so that runs repeat.
+            name = prefix + "".join(ctl.rng.choice(SUFFIX_ALPHABET) for _ in range(5))
+            pod_key = f"{namespace}/{name}"
+            if pod_key in ctl.pods.cache:
+                continue
+            ctl.expectations.expect_creation(key, pod_key)
+            try:
+                await ctl.client.create(pod_from_template(owner, name, prefix), namespace)
+            except errors.StatusError as exc:
+                ctl.expectations.creation_observed(key, pod_key)
+                if exc.reason == "AlreadyExists":
+                    continue
+                if not errors.has_cause(exc, errors.NAMESPACE_TERMINATING_CAUSE):
+                    # As upstream: no event for a namespace being deleted, where every create fails.
+                    await ctl.recorder.event(owner, "Warning", "FailedCreate", f"Error creating: {exc.message}")
+                raise
+            await ctl.recorder.event(owner, "Normal", "SuccessfulCreate", f"Created pod: {name}")
+            return
+        raise errors.already_exists("pods", "", prefix)
+
+    async def delete(self, owner: Obj, key: str, namespace: str, name: str) -> None:
+        """Delete one of ``owner``'s Pods (its deletion is expected already)."""
+        ctl = self.controller
+        try:
+            await ctl.client.delete("pods", name, namespace)
+        except errors.StatusError as exc:
+            # The informer will never report this deletion, so stop waiting for it.
+            ctl.expectations.deletion_observed(key, f"{namespace}/{name}")
+            if exc.code != 404:
+                await ctl.recorder.event(owner, "Warning", "FailedDelete", f"Error deleting: {exc.message}")
+            raise
+        await ctl.recorder.event(owner, "Normal", "SuccessfulDelete", f"Deleted pod: {name}")
+
+
+async def slow_start_batch(
+    engine: Engine, name: str, jobs: Sequence[Callable[[], Awaitable[None]]]
+) -> errors.StatusError | None:
+    """slowStartBatch: 1, then 2, 4, ... jobs side by side, stopping at the first batch with a failure."""
+    done, batch = 0, min(len(jobs), 1)
+    while batch > 0:
+        for result in await run_parallel(engine, name, jobs[done : done + batch]):
+            if isinstance(result, errors.StatusError):
+                return result
+            if result is not None:
+                raise result
+        done += batch
+        batch = min(2 * batch, len(jobs) - done)
+    return None
 
 
 def pod_from_template(owner: Obj, name: str, prefix: str) -> Obj:

@@ -24,7 +24,10 @@ from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
 
-from .pod_control import Expectations, pod_from_template, pods_to_delete
+from .pod_control import GENERATED_PREFIX_MAX as GENERATED_PREFIX_MAX
+from .pod_control import NAME_ATTEMPTS as NAME_ATTEMPTS
+from .pod_control import SUFFIX_ALPHABET as SUFFIX_ALPHABET
+from .pod_control import Expectations, PodControl, pods_to_delete, slow_start_batch
 from .util import (
     Obj,
     RecentWrites,
@@ -42,6 +45,7 @@ from .util import (
     selector_of,
     spec,
     status,
+    write_status,
 )
 
 if TYPE_CHECKING:
@@ -51,10 +55,6 @@ log = logging.getLogger(__name__)
 
 # At most this many Pods are created or deleted in one sync (--replicaset-burst... upstream's BurstReplicas).
 BURST_REPLICAS = 500
-# generateName keeps room for the 5 random characters within a 63-character name.
-GENERATED_PREFIX_MAX = 58
-SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
-NAME_ATTEMPTS = 8
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,7 @@ class ReplicaSetController:
         self.owners = cm.informers[kind.plural]
         self.pods = cm.informers["pods"]
         self.expectations = Expectations(cm.engine)
+        self.pod_control = PodControl(self)
         self.written = RecentWrites()
         self.worker = Worker(cm.engine, f"controller-manager/{kind.component}", self.sync)
         self.owners.add_handler(Handler(self._owner_added, self._owner_updated, self._owner_deleted))
@@ -276,7 +277,10 @@ class ReplicaSetController:
         key = key_of(owner)
         diff = len(pods) - replicas_of(owner)
         if diff < 0:
-            error = await self._slow_start_batch(min(-diff, BURST_REPLICAS), lambda: self._create_pod(owner, key))
+            create = functools.partial(self.pod_control.create, owner, key)
+            error = await slow_start_batch(
+                self.engine, f"{self.worker.name}/create", [create] * min(-diff, BURST_REPLICAS)
+            )
             if error is not None:
                 raise error
         elif diff > 0:
@@ -285,62 +289,16 @@ class ReplicaSetController:
                 pods, related, min(diff, BURST_REPLICAS), self.cm.ready_since, self.cm.creation_rank
             )
             self.expectations.expect_deletions(key, [key_of(p) for p in victims])
-            jobs = [functools.partial(self._delete_pod, owner, key, pod) for pod in victims]
+            jobs = [
+                functools.partial(
+                    self.pod_control.delete, owner, key, meta(pod).get("namespace", ""), meta(pod).get("name", "")
+                )
+                for pod in victims
+            ]
             results = await run_parallel(self.engine, f"{self.worker.name}/delete", jobs)
             for result in results:
                 if isinstance(result, errors.StatusError) and result.code != 404:
                     raise result
-
-    async def _slow_start_batch(self, count: int, job: Any) -> errors.StatusError | None:
-        """slowStartBatch: 1, then 2, 4, ... side by side, stopping at the first batch with a failure."""
-        remaining = count
-        batch = min(remaining, 1)
-        while batch > 0:
-            results = await run_parallel(self.engine, f"{self.worker.name}/create", [job] * batch)
-            for result in results:
-                if isinstance(result, errors.StatusError):
-                    return result
-                if result is not None:
-                    raise result
-            remaining -= batch
-            batch = min(2 * batch, remaining)
-        return None
-
-    async def _create_pod(self, owner: Obj, key: str) -> None:
-        namespace = meta(owner).get("namespace", "")
-        prefix = f"{meta(owner).get('name')}-"[:GENERATED_PREFIX_MAX]
-        for _ in range(NAME_ATTEMPTS):
-            # Named here from the seeded random source (not by the API server) so that runs repeat.
-            name = prefix + "".join(self.rng.choice(SUFFIX_ALPHABET) for _ in range(5))
-            pod_key = f"{namespace}/{name}"
-            if pod_key in self.pods.cache:
-                continue
-            self.expectations.expect_creation(key, pod_key)
-            try:
-                await self.client.create(pod_from_template(owner, name, prefix), namespace)
-            except errors.StatusError as exc:
-                self.expectations.creation_observed(key, pod_key)
-                if exc.reason == "AlreadyExists":
-                    continue
-                if not errors.has_cause(exc, errors.NAMESPACE_TERMINATING_CAUSE):
-                    # As upstream: no event for a namespace being deleted, where every create fails.
-                    await self.recorder.event(owner, "Warning", "FailedCreate", f"Error creating: {exc.message}")
-                raise
-            await self.recorder.event(owner, "Normal", "SuccessfulCreate", f"Created pod: {name}")
-            return
-        raise errors.already_exists("pods", "", prefix)
-
-    async def _delete_pod(self, owner: Obj, key: str, pod: Obj) -> None:
-        name = meta(pod).get("name", "")
-        try:
-            await self.client.delete("pods", name, meta(pod).get("namespace", ""))
-        except errors.StatusError as exc:
-            # The informer will never report this deletion, so stop waiting for it.
-            self.expectations.deletion_observed(key, key_of(pod))
-            if exc.code != 404:
-                await self.recorder.event(owner, "Warning", "FailedDelete", f"Error deleting: {exc.message}")
-            raise
-        await self.recorder.event(owner, "Normal", "SuccessfulDelete", f"Deleted pod: {name}")
 
     def _related_pods(self, owner: Obj) -> list[Obj]:
         """Pods of every ReplicaSet with the same controller (a Deployment's), for the co-location rank."""
@@ -412,16 +370,4 @@ class ReplicaSetController:
             wire["observedGeneration"] = generation
         if new["conditions"]:
             wire["conditions"] = new["conditions"]
-        current = owner
-        for attempt in range(2):
-            body = copy.deepcopy(current)
-            body["status"] = wire
-            try:
-                return self.written.remember(await self.client.update(body, sub="status"))
-            except errors.StatusError as exc:
-                if attempt == 1 or exc.code != 409:
-                    raise
-                current = await self.client.get(
-                    self.kind.plural, meta(owner).get("name", ""), meta(owner).get("namespace", "")
-                )
-        return current
+        return await write_status(self.client, self.written, owner, wire, self.kind.plural)

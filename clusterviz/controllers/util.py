@@ -8,11 +8,13 @@ informer caches, failed keys are retried with exponential backoff.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from clusterviz.api import errors
+from clusterviz.api.client import Client
 from clusterviz.api.component import Engine
 from clusterviz.api.informer import Handler, Informer, WorkQueue, key_of
 from clusterviz.apimachinery import labels
@@ -246,6 +248,21 @@ class RecentWrites:
             del self._objects[key]
             return cached
         return mine
+
+
+async def write_status(client: Client, written: RecentWrites, obj: Obj, wire: dict[str, Any], plural: str) -> Obj:
+    """UpdateStatus with ``wire`` as the whole status, once more from a fresh read after a 409 Conflict."""
+    current = obj
+    for attempt in range(2):
+        body = copy.deepcopy(current)
+        body["status"] = wire
+        try:
+            return written.remember(await client.update(body, sub="status"))
+        except errors.StatusError as exc:
+            if attempt == 1 or exc.code != 409:
+                raise
+            current = await client.get(plural, meta(obj).get("name", ""), meta(obj).get("namespace", ""))
+    return current
 
 
 # --- workers ------------------------------------------------------------------------------------
