@@ -460,6 +460,8 @@ _KINDS: dict[tuple[str, str], _Message] = {
 }
 
 SUPPORTED_KINDS: frozenset[tuple[str, str]] = frozenset(_KINDS)
+# Types registered in every group version (DeleteOptions): kind -> schema, filled by the modules that describe them.
+ANY_VERSION_KINDS: dict[str, _Message] = {}
 
 # runtime.Unknown and its runtime.TypeMeta (note: apiVersion is field 1 here).
 _TYPE_META = _Message(_f(1, "apiVersion", "string"), _f(2, "kind", "string"))
@@ -688,6 +690,8 @@ def decode_object(body: bytes, default_api_version: str = "", default_kind: str 
     api_version = api_version or default_api_version
     kind = kind or default_kind
     schema = _KINDS.get((api_version, kind))
+    if schema is None and kind in ANY_VERSION_KINDS:
+        schema = ANY_VERSION_KINDS[kind]
     if schema is None:
         raise ProtobufError(f"cannot decode protobuf for {kind or '<no kind>'} in {api_version or '<no apiVersion>'}")
     try:
