@@ -49,6 +49,7 @@ from .util import (
     meta,
     new_controller_ref,
     run_parallel,
+    selecting,
     selector_of,
     spec,
     status,
@@ -127,20 +128,6 @@ class DaemonSetController:
         ds = self.daemon_sets.get(f"{meta(pod).get('namespace', '')}/{ref.get('name')}")
         return ds if ds is not None and meta(ds).get("uid") == ref.get("uid") else None
 
-    def _for_orphan(self, pod: Obj) -> list[Obj]:
-        """getDaemonSetsForPod: the DaemonSets of the Pod's namespace whose selector matches it."""
-        found = []
-        for ds in self.daemon_sets.items():
-            if meta(ds).get("namespace") != meta(pod).get("namespace"):
-                continue
-            try:
-                selector = selector_of(ds)
-            except labels.SelectorError:
-                continue
-            if not selector.empty and selector.matches(labels_of(pod)):
-                found.append(ds)
-        return found
-
     def _pod_added(self, pod: Obj) -> None:
         if deleting(pod):
             self._pod_deleted(pod)
@@ -150,7 +137,7 @@ class DaemonSetController:
             self.expectations.creation_observed(key_of(owner), key_of(pod))
             self.worker.add(key_of(owner))
         elif controller_ref(pod) is None:
-            for ds in self._for_orphan(pod):
+            for ds in selecting(self.daemon_sets, pod):
                 self.worker.add(key_of(ds))
 
     def _pod_updated(self, old: Obj, cur: Obj) -> None:
@@ -166,7 +153,7 @@ class DaemonSetController:
             if min_ready > 0 and not is_pod_ready(old) and is_pod_ready(cur):
                 self.worker.add_after(key, min_ready + 1)
         elif controller_ref(cur) is None and labels_of(old) != labels_of(cur):
-            for ds in self._for_orphan(cur):
+            for ds in selecting(self.daemon_sets, cur):
                 self.worker.add(key_of(ds))
 
     def _pod_deleted(self, pod: Obj) -> None:

@@ -42,6 +42,7 @@ from .util import (
     new_controller_ref,
     replicas_of,
     run_parallel,
+    selecting,
     selector_of,
     spec,
     status,
@@ -119,21 +120,6 @@ class ReplicaSetController:
             return None
         return owner
 
-    def _owners_for_orphan(self, pod: Obj) -> list[Obj]:
-        """The owners whose selector matches an orphan Pod (an empty selector matches nothing here)."""
-        namespace = meta(pod).get("namespace")
-        found = []
-        for owner in self.owners.items():
-            if meta(owner).get("namespace") != namespace:
-                continue
-            try:
-                selector = selector_of(owner)
-            except labels.SelectorError:
-                continue
-            if not selector.empty and selector.matches(labels_of(pod)):
-                found.append(owner)
-        return found
-
     def _pod_added(self, pod: Obj) -> None:
         if deleting(pod):
             # Seen for the first time already terminating (a restart): not a creation to count on.
@@ -147,7 +133,7 @@ class ReplicaSetController:
                 self.expectations.creation_observed(key, key_of(pod))
                 self.worker.add(key)
             return
-        for owner in self._owners_for_orphan(pod):
+        for owner in selecting(self.owners, pod):
             self.worker.add(key_of(owner))
 
     def _pod_updated(self, old: Obj, cur: Obj) -> None:
@@ -179,7 +165,7 @@ class ReplicaSetController:
                 self.worker.add_after(key, min_ready + 1)
             return
         if labels_changed or ref_changed:
-            for owner in self._owners_for_orphan(cur):
+            for owner in selecting(self.owners, cur):
                 self.worker.add(key_of(owner))
 
     def _pod_deleted(self, pod: Obj) -> None:

@@ -105,6 +105,22 @@ def selector_of(obj: Obj) -> labels.Selector:
     return labels.selector_from_label_selector(raw if isinstance(raw, dict) else None)
 
 
+def selecting(owners: Informer, obj: Obj) -> list[Obj]:
+    """The owners of ``obj``'s namespace whose selector matches it (an empty selector matches nothing here)."""
+    namespace = meta(obj).get("namespace")
+    found = []
+    for owner in owners.items():
+        if meta(owner).get("namespace") != namespace:
+            continue
+        try:
+            selector = selector_of(owner)
+        except labels.SelectorError:
+            continue
+        if not selector.empty and selector.matches(labels_of(obj)):
+            found.append(owner)
+    return found
+
+
 # --- pods ---------------------------------------------------------------------------------------
 
 
