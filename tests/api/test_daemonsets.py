@@ -12,19 +12,7 @@ from clusterviz.api.client import Client
 from clusterviz.api.defaulting import apply_defaults
 from clusterviz.api.tables import build_table
 from clusterviz.api.validation import validate
-
-DS: dict[str, Any] = {
-    "apiVersion": "apps/v1",
-    "kind": "DaemonSet",
-    "metadata": {"name": "agent", "namespace": "default"},
-    "spec": {
-        "selector": {"matchLabels": {"app": "agent"}},
-        "template": {
-            "metadata": {"labels": {"app": "agent"}},
-            "spec": {"containers": [{"name": "agent", "image": "soscscs/myapp:v1"}]},
-        },
-    },
-}
+from tests.controllers.test_daemonset import DAEMON_SET as DS
 
 
 def ds(**spec: Any) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 
 from clusterviz.api.client import Client
 from clusterviz.web.routing import websocket_urlpatterns
+from tests.controllers.test_daemonset import DAEMON_SET
 from tests.web.test_cluster_page import receive_until
 from tests.web.test_language import chinese_page, names_in
 from tests.web.test_objects import get, headings, rows
@@ -17,18 +18,6 @@ from tests.web.untranslated import untranslated_english
 pytestmark = pytest.mark.django_db(transaction=True)
 
 KUBECTL = Client("demo", "kubectl")
-DAEMON_SET = {
-    "apiVersion": "apps/v1",
-    "kind": "DaemonSet",
-    "metadata": {"name": "agent", "namespace": "default"},
-    "spec": {
-        "selector": {"matchLabels": {"app": "agent"}},
-        "template": {
-            "metadata": {"labels": {"app": "agent"}},
-            "spec": {"containers": [{"name": "agent", "image": "soscscs/myapp:v1"}]},
-        },
-    },
-}
 
 
 def test_the_panel_has_a_daemon_sets_tab(client):
