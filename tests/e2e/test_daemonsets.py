@@ -239,3 +239,26 @@ def test_python_client_creates_lists_watches_and_deletes(live: LiveServer):
         assert wait_until(
             lambda: not client.CoreV1Api(api).list_namespaced_pod("default", label_selector="app=ds-py").items
         )
+
+
+def test_server_side_apply_creates_then_rolls_the_image(kubectl: Kubectl, tmp_path: Path):
+    name = "ds-ssa"
+    path = tmp_path / "ds.yaml"
+    path.write_text(manifest(name))
+    try:
+        assert (
+            ok(kubectl("apply", "--server-side", "-f", str(path))).strip()
+            == f"daemonset.apps/{name} serverside-applied"
+        )
+        path.write_text(manifest(name, image="soscscs/myapp:v2"))
+        ok(kubectl("apply", "--server-side", "-f", str(path)))
+        ok(kubectl("rollout", "status", f"ds/{name}", "--timeout=90s"))
+        shown = ok(kubectl("get", "ds", name, "-o", "jsonpath={.metadata.generation} {.status.observedGeneration}"))
+        assert shown == "2 2"
+        assert {p["spec"]["containers"][0]["image"] for p in pods_of(kubectl, name)} == {"soscscs/myapp:v2"}
+        managers = ok(
+            kubectl("get", "ds", name, "--show-managed-fields", "-o", "jsonpath={.metadata.managedFields[*].manager}")
+        )
+        assert "kubectl" in managers.split()
+    finally:
+        kubectl("delete", "ds", name, "--ignore-not-found")
