@@ -17,7 +17,7 @@ from .watch import watch
 
 log = logging.getLogger(__name__)
 
-ROOT_PATHS = ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v3", "/readyz", "/version"]
+ROOT_PATHS = ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v2", "/openapi/v3", "/readyz", "/version"]
 
 
 async def dispatch(req: ApiRequest) -> ApiResponse:
@@ -109,11 +109,23 @@ def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:
         body = discovery.group(parts[1])
     elif parts[0] == "apis":
         body = discovery.resource_list(parts[1], parts[2])
+    elif parts[:2] == ["openapi", "v3"] and len(parts) > 2:
+        return _openapi_v3(req, "/".join(parts[2:]))
     elif parts[:2] == ["openapi", "v3"]:
-        body = openapi.root() if len(parts) == 2 else openapi.document("/".join(parts[2:]))
+        body = openapi.root()
+    elif parts == ["openapi", "v2"]:
+        body = openapi.swagger()
     if body is None:
         raise errors.not_found_path()
     return ApiResponse(200, body)
+
+
+def _openapi_v3(req: ApiRequest, gv_path: str) -> ApiResponse:
+    built = openapi.document(gv_path)
+    if built is None:
+        raise errors.not_found_path()
+    raw, etag = built
+    return ApiResponse(200, raw, headers=openapi.cache_headers(etag, req.query.get("hash", "")))
 
 
 def _need(verb: str, rp: ResourcePath) -> None:

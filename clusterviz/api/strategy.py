@@ -64,7 +64,7 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
     kind = resource.kind
     if kind == "Pod":
         obj["status"] = {"phase": "Pending", "qosClass": qos_class(obj)}
-    elif kind in ("Deployment", "ReplicaSet", "ReplicationController"):
+    elif kind in ("Deployment", "ReplicaSet", "ReplicationController", "Job", "CronJob"):
         obj["status"] = {"replicas": 0} if kind == "ReplicationController" else {}
     elif kind == "DaemonSet":
         # The four counts are plain int32s upstream, always encoded.

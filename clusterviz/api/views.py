@@ -65,7 +65,7 @@ def to_http(resp: ApiResponse) -> HttpResponse | StreamingHttpResponse:
         )
         out["Cache-Control"] = "no-cache, private"
         out["X-Accel-Buffering"] = "no"
-    elif resp.content_type == "application/json":
+    elif resp.content_type == "application/json" and not isinstance(resp.body, bytes):
         # The real server's JSON encoder ends every document with a newline.
         out = HttpResponse(encode(resp.body) + b"\n", status=resp.status, content_type="application/json")
     else:

@@ -152,6 +152,11 @@ def format_field_selector(requirements: Iterable[Requirement]) -> str:
     return ",".join(str(req) for req in requirements)
 
 
+# Field labels that name another field than their path, with the zero value the API server prints for it
+# (a Job's status.successful is its status.succeeded count, 0 when there is none).
+_LABELS = {"status.successful": ("status.succeeded", "0")}
+
+
 def field_value(obj: Mapping[str, Any], path: str) -> str:
     """Read a dotted field path (``spec.nodeName``) from an object as a string.
 
@@ -161,10 +166,11 @@ def field_value(obj: Mapping[str, Any], path: str) -> str:
     the API server renders selectable fields such as ``spec.unschedulable``.
     Objects and lists are not selectable and read as ``""``.
     """
+    path, zero = _LABELS.get(path, (path, ""))
     current: Any = obj
     for part in path.split("."):
         if not isinstance(current, Mapping) or part not in current:
-            return ""
+            return zero
         current = current[part]
     if current is None:
         return ""

@@ -72,6 +72,8 @@ def test_resources_with_tables():
         "replicasets",
         "daemonsets",
         "controllerrevisions",
+        "jobs",
+        "cronjobs",
     }
 
 
@@ -153,6 +155,28 @@ COLUMN_SETS = {
         ("Controller", "string", 0),
         ("Revision", "string", 0),
         ("Age", "string", 0),
+    ],
+    "jobs": [
+        ("Name", "string", 0),
+        ("Status", "string", 0),
+        ("Completions", "string", 0),
+        ("Duration", "string", 0),
+        ("Age", "string", 0),
+        ("Containers", "string", 1),
+        ("Images", "string", 1),
+        ("Selector", "string", 1),
+    ],
+    "cronjobs": [
+        ("Name", "string", 0),
+        ("Schedule", "string", 0),
+        ("Timezone", "string", 0),
+        ("Suspend", "boolean", 0),
+        ("Active", "integer", 0),
+        ("Last Schedule", "string", 0),
+        ("Age", "string", 0),
+        ("Containers", "string", 1),
+        ("Images", "string", 1),
+        ("Selector", "string", 1),
     ],
     "replicasets": [
         ("Name", "string", 0),
@@ -946,7 +970,7 @@ def test_configmap_row():
 
 
 def test_default_table_for_unknown_resource():
-    table = build_table("jobs", [{"metadata": {"name": "j", "creationTimestamp": "2025-01-01T02:00:00+02:00"}}], NOW)
+    table = build_table("gadgets", [{"metadata": {"name": "j", "creationTimestamp": "2025-01-01T02:00:00+02:00"}}], NOW)
     assert [(c["name"], c["type"], c["format"]) for c in table["columnDefinitions"]] == [
         ("Name", "string", "name"),
         ("Created At", "date", ""),

@@ -131,6 +131,8 @@ def test_a_job_completes_and_kubectl_shows_it(kubectl: Kubectl, tmp_path: Path):
     assert done["status"]["succeeded"] == 2 and done["status"]["completionTime"]
     pods = ok(kubectl("get", "pods", "-l", "job-name=counted"))
     assert [cells(pods, i)[1:3] for i in (1, 2)] == [["0/1", "Completed"], ["0/1", "Completed"]]
+    selected = ok(kubectl("get", "jobs", "--field-selector", "status.successful=2", "-o", "name"))
+    assert "job.batch/counted" in selected.split()
     described = ok(kubectl("describe", "job", "counted"))
     assert re.search(r"Pods Statuses:\s+0 Active \(0 Ready\) / 2 Succeeded / 0 Failed", described), described
     assert re.search(r"Normal\s+SuccessfulCreate\s+.*job-controller\s+Created pod: counted-", described)
