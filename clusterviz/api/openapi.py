@@ -1,68 +1,206 @@
-"""OpenAPI v3 documents, just enough for kubectl apply's field validation.
+"""OpenAPI v3 (one document per group-version) and v2 (swagger 2.0), made from the kinds' descriptions.
 
-kubectl 1.32 looks, per group-version-kind, for a PATCH operation that takes
-a ``fieldValidation`` query parameter; finding one, it leaves validation to
-the server (which does it) instead of downloading full schemas.
+kubectl reads them for ``explain``, for strategic-merge patch metadata, and
+to learn that the server checks fields itself (a PATCH operation taking a
+``fieldValidation`` query parameter). Documents are built once per process.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+import time
+from email.utils import formatdate
 from typing import Any
 
-from . import resources
+from . import resources, schema
+from .schema.model import DEFINITIONS, Definition, Type
+
+V3_REF = "#/components/schemas/"
+V2_REF = "#/definitions/"
+INFO = {"title": "Kubernetes", "version": "v1.32.0"}
+# kubectl matches these by name and location to decide the server validates fields itself.
+_WRITE_PARAMS = ("dryRun", "fieldManager", "fieldValidation")
 
 
-def root() -> dict[str, Any]:
-    """GET /openapi/v3: one document per group-version."""
-    paths = {}
-    for group, versions in resources.group_versions().items():
-        for version in versions:
-            key = f"apis/{group}/{version}" if group else f"api/{version}"
-            paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}"}
-    return {"paths": paths}
+def _gv_key(group: str, version: str) -> str:
+    return f"apis/{group}/{version}" if group else f"api/{version}"
 
 
-def document(gv_path: str) -> dict[str, Any] | None:
-    """GET /openapi/v3/api/v1 or /openapi/v3/apis/<group>/<version>."""
-    parts = gv_path.strip("/").split("/")
-    if parts[:1] == ["api"] and len(parts) == 2:
-        group, version, prefix = "", parts[1], f"/api/{parts[1]}"
-    elif parts[:1] == ["apis"] and len(parts) == 3:
-        group, version, prefix = parts[1], parts[2], f"/apis/{parts[1]}/{parts[2]}"
+def _type_schema(t: Type, prefix: str, v3: bool) -> dict[str, Any]:
+    """The schema of a type as a field or list item uses it."""
+    if t.kind == "ref":
+        # v3 wraps a reference so a description can sit beside it, as upstream's documents do.
+        return {"allOf": [{"$ref": prefix + t.ref}]} if v3 else {"$ref": prefix + t.ref}
+    if t.kind == "array" and t.item is not None:
+        out: dict[str, Any] = {"type": "array", "items": _type_schema(t.item, prefix, v3)}
+        if t.item.kind == "ref" and v3:
+            out["items"]["default"] = {}
+        if t.list_type:
+            out["x-kubernetes-list-type"] = t.list_type
+        if t.map_keys:
+            out["x-kubernetes-list-map-keys"] = list(t.map_keys)
+            out["x-kubernetes-patch-merge-key"] = t.map_keys[0]
+            out["x-kubernetes-patch-strategy"] = "merge"
+        elif t.list_type == "set":
+            out["x-kubernetes-patch-strategy"] = "merge"
+        return out
+    if t.kind == "map" and t.item is not None:
+        return {"type": "object", "additionalProperties": _type_schema(t.item, prefix, v3)}
+    if t.kind == "object":
+        return {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+    out = {"type": t.kind}
+    if t.format:
+        out["format"] = t.format
+    if t.enum:
+        out["enum"] = list(t.enum)
+    return out
+
+
+def _definition_schema(d: Definition, prefix: str, v3: bool) -> dict[str, Any]:
+    if d.scalar_v3 is not None:
+        return {"description": d.description, **(d.scalar_v3 if v3 else d.scalar_v2 or {})}
+    out: dict[str, Any] = {"description": d.description, "type": "object"}
+    props = {}
+    for name, f in d.fields.items():
+        props[name] = {"description": f.description, **_type_schema(f.type, prefix, v3)}
+    if props:
+        out["properties"] = props
+    if d.required:
+        out["required"] = list(d.required)
+    if d.gvk:
+        group, version, kind_name = d.gvk
+        out["x-kubernetes-group-version-kind"] = [{"group": group, "kind": kind_name, "version": version}]
+    if d.open:
+        out["x-kubernetes-preserve-unknown-fields"] = True
+    return out
+
+
+def _refs(t: Type) -> list[str]:
+    if t.kind == "ref":
+        return [t.ref]
+    return _refs(t.item) if t.item is not None else []
+
+
+def _closure(names: list[str]) -> list[str]:
+    """The named definitions and every definition they reach, sorted as upstream lists them."""
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in DEFINITIONS:
+            continue
+        seen.add(name)
+        for f in DEFINITIONS[name].fields.values():
+            todo.extend(_refs(f.type))
+    return sorted(seen)
+
+
+def _kind_definitions(served: list[resources.Resource]) -> list[str]:
+    return [schema.for_kind(r.group, r.version, r.kind).name for r in served]
+
+
+def _operations(r: resources.Resource, base: str, v3: bool) -> dict[str, Any]:
+    """The GET/PATCH/POST operations of one resource, each naming its kind."""
+    gvk = {"group": r.group, "kind": r.kind, "version": r.version}
+    name = schema.for_kind(r.group, r.version, r.kind).name
+    ref = {"$ref": (V3_REF if v3 else V2_REF) + name}
+    if v3:
+        def param(n: str, t: str) -> dict[str, Any]:
+            return {"name": n, "in": "query", "schema": {"type": t, "uniqueItems": True}}
+        body = {"requestBody": {"content": {"*/*": {"schema": ref}}, "required": True}}
+        ok = {"200": {"description": "OK", "content": {"application/json": {"schema": ref}}}}
     else:
-        return None
+        def param(n: str, t: str) -> dict[str, Any]:
+            return {"name": n, "in": "query", "type": t, "uniqueItems": True}
+        body = {}
+        ok = {"200": {"description": "OK", "schema": ref}}
+    writes = [param(n, "string") for n in _WRITE_PARAMS]
+    op = {"x-kubernetes-group-version-kind": gvk, "responses": ok}
+    return {
+        f"{base}/{{name}}": {
+            "get": {"operationId": f"read{r.kind}", "x-kubernetes-action": "get", **op},
+            "patch": {"operationId": f"patch{r.kind}", "x-kubernetes-action": "patch",
+                      "parameters": [*writes, param("force", "boolean")], **op},
+        },
+        base: {
+            "post": {"operationId": f"create{r.kind}", "x-kubernetes-action": "post", "parameters": writes, **body, **op},
+        },
+    }
+
+
+def _paths(served: list[resources.Resource], v3: bool) -> dict[str, Any]:
+    paths: dict[str, Any] = {}
+    for r in served:
+        prefix = f"/{_gv_key(r.group, r.version)}"
+        base = f"{prefix}/namespaces/{{namespace}}/{r.plural}" if r.namespaced else f"{prefix}/{r.plural}"
+        paths.update(_operations(r, base, v3))
+    return paths
+
+
+@functools.cache
+def _v3(group: str, version: str) -> tuple[bytes, str] | None:
     served = resources.in_group_version(group, version)
     if not served:
         return None
-    paths: dict[str, Any] = {}
-    params = [
-        {"name": "dryRun", "in": "query", "schema": {"type": "string"}},
-        {"name": "fieldManager", "in": "query", "schema": {"type": "string"}},
-        {"name": "fieldValidation", "in": "query", "schema": {"type": "string"}},
-        {"name": "force", "in": "query", "schema": {"type": "boolean"}},
-    ]
-    for r in served:
-        base = f"{prefix}/namespaces/{{namespace}}/{r.plural}" if r.namespaced else f"{prefix}/{r.plural}"
-        gvk = {"group": group, "version": version, "kind": r.kind}
-        paths[f"{base}/{{name}}"] = {
-            "get": {"operationId": f"read{r.kind}", "x-kubernetes-group-version-kind": gvk},
-            "patch": {
-                "operationId": f"patch{r.kind}",
-                "x-kubernetes-group-version-kind": gvk,
-                "x-kubernetes-action": "patch",
-                "parameters": params,
-            },
-        }
-        paths[base] = {
-            "post": {
-                "operationId": f"create{r.kind}",
-                "x-kubernetes-group-version-kind": gvk,
-                "x-kubernetes-action": "post",
-                "parameters": params[:3],
-            }
-        }
-    return {
+    doc = {
         "openapi": "3.0.0",
-        "info": {"title": "Kubernetes", "version": "v1.32.0"},
-        "paths": paths,
+        "info": INFO,
+        "paths": _paths(served, True),
+        "components": {"schemas": {
+            n: _definition_schema(DEFINITIONS[n], V3_REF, True) for n in _closure(_kind_definitions(served))
+        }},
+    }
+    raw = json.dumps(doc, separators=(",", ":")).encode()
+    return raw, hashlib.sha512(raw).hexdigest().upper()
+
+
+def _parse_gv(gv_path: str) -> tuple[str, str] | None:
+    parts = gv_path.strip("/").split("/")
+    if parts[:1] == ["api"] and len(parts) == 2:
+        return "", parts[1]
+    if parts[:1] == ["apis"] and len(parts) == 3:
+        return parts[1], parts[2]
+    return None
+
+
+def root() -> dict[str, Any]:
+    """GET /openapi/v3: each group-version's document, its URL carrying the document's hash."""
+    paths = {}
+    for group, versions in resources.group_versions().items():
+        for version in versions:
+            built = _v3(group, version)
+            if built is not None:
+                key = _gv_key(group, version)
+                paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}?hash={built[1]}"}
+    return {"paths": paths}
+
+
+def document(gv_path: str) -> tuple[bytes, str] | None:
+    """GET /openapi/v3/api/v1 or /openapi/v3/apis/<group>/<version>: the JSON bytes and their hash (the ETag)."""
+    gv = _parse_gv(gv_path)
+    return _v3(*gv) if gv is not None else None
+
+
+def cache_headers(etag: str, asked_hash: str) -> dict[str, str]:
+    """As the real server: an ETag always; a URL naming the current hash may be cached for good."""
+    headers = {"ETag": f'"{etag}"', "Vary": "Accept"}
+    if asked_hash == etag:
+        headers["Cache-Control"] = "public, immutable"
+        headers["Expires"] = formatdate(time.time() + 365 * 24 * 3600, usegmt=True)
+    return headers
+
+
+@functools.cache
+def swagger() -> dict[str, Any]:
+    """GET /openapi/v2: every served kind in one swagger 2.0 document."""
+    served = list(resources.RESOURCES)
+    return {
+        "swagger": "2.0",
+        "info": INFO,
+        "paths": _paths(served, False),
+        "definitions": {
+            n: _definition_schema(DEFINITIONS[n], V2_REF, False) for n in _closure(_kind_definitions(served))
+        },
     }
