@@ -18,7 +18,7 @@ from clusterviz.lessons import runner as lessons
 from .yaml_form import Outcome, run
 
 # Objects a teacher builds a lesson from; what controllers or kubelets make (ReplicaSets, Pods with owners,
-# Endpoints, Events, Leases) is left out because the cluster recreates it.
+# ControllerRevisions, Endpoints, Events, Leases) is left out because the cluster recreates it.
 EXPORTED = (
     "namespaces",
     "nodes",
@@ -27,6 +27,7 @@ EXPORTED = (
     "deployments",
     "replicationcontrollers",
     "replicasets",
+    "daemonsets",
     "pods",
 )
 SYSTEM_NAMESPACES = {"default", "kube-system", "kube-public", "kube-node-lease"}

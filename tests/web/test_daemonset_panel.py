@@ -4,6 +4,7 @@ node cards, in English and Chinese."""
 import re
 
 import pytest
+import yaml
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
@@ -99,3 +100,13 @@ async def test_the_scoring_panel_explains_a_daemon_pod_s_placement(sim, async_cl
         page = await get(async_client, f"/c/demo/scoring/default/{name}")
         assert f"<strong>{node}</strong>" in page
         assert "NodeAffinity" in page
+
+
+async def test_an_exported_lesson_keeps_the_daemon_set_but_not_its_pods_or_revisions(sim, async_client):
+    await KUBECTL.create(DAEMON_SET)
+    await sim.engine.until_settled()
+    exported = await get(async_client, "/c/demo/export.yaml")
+    documents = [d for d in yaml.safe_load_all(exported) if d]
+    assert [d["metadata"]["name"] for d in documents if d["kind"] == "DaemonSet"] == ["agent"]
+    assert not [d for d in documents if d["kind"] == "ControllerRevision"]
+    assert not [d for d in documents if d["kind"] == "Pod" and d["metadata"]["name"].startswith("agent-")]
