@@ -189,10 +189,10 @@ class JobController:
         counts: dict[str, Any] = {"succeeded": succeeded, "failed": failed}
         if is_indexed(job):
             counts["completedIndexes"] = format_indexes(done_indexes)
+        counts["terminating"] = sum(1 for p in pods if deleting(p) and _phase(p) not in TERMINAL)
         active = await self._decide(job, key, active, counts, conditions, done_indexes)
         counts["active"] = len(active) + counts.get("created", 0)
         counts["ready"] = sum(1 for p in active if is_pod_ready(p))
-        counts["terminating"] = sum(1 for p in pods if deleting(p) and _phase(p) not in TERMINAL)
         await self._write_status(job, wire_status(job, counts, conditions))
 
     def _already_counted(self, job: Obj, pods: list[Obj]) -> dict[str, str]:
@@ -225,16 +225,24 @@ class JobController:
                 failure = DEADLINE_EXCEEDED
             else:
                 self.worker.add_after(key, left)
+        # The terminal condition waits until no Pod of the Job runs or terminates any more.
         if failure is not None:
             set_condition(conditions, "FailureTarget", "True", *failure)
+            stopped = not active and not counts["terminating"]
+            # The Pods stopped for the failure end as failed ones.
+            counted = self.counted.setdefault(meta(job).get("uid", ""), {})
+            for pod in active:
+                counted[meta(pod).get("uid", "")] = "Failed"
+            counts["failed"] += len(active)
             active = await self._delete_pods(job, key, active)
-            if not active and set_condition(conditions, "Failed", "True", *failure):
+            if stopped and set_condition(conditions, "Failed", "True", *failure):
                 await self.recorder.event(job, "Warning", failure[0], failure[1])
             return active
         if self._complete(job, counts, active, done):
             set_condition(conditions, "SuccessCriteriaMet", "True", *COMPLETIONS_REACHED)
+            stopped = not active and not counts["terminating"]
             active = await self._delete_pods(job, key, active)
-            if not active and set_condition(conditions, "Complete", "True", *COMPLETIONS_REACHED):
+            if stopped and set_condition(conditions, "Complete", "True", *COMPLETIONS_REACHED):
                 counts["completionTime"] = clock.rfc3339(now)
                 await self.recorder.event(job, "Normal", "Completed", "Job completed")
             return active

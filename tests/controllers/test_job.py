@@ -106,6 +106,10 @@ async def test_active_deadline_fails_the_job_and_deletes_its_pods(sim):
     assert condition(job, "Failed")["reason"] == "DeadlineExceeded"
     assert condition(job, "Failed")["message"] == "Job was active longer than specified deadline"
     assert await job_pods("slow") == []
+    # The Pod stopped for the deadline counts as failed; Failed waited until it was gone.
+    assert job["status"]["failed"] == 1 and job["status"]["terminating"] == 0 and "active" not in job["status"]
+    failed_at = condition(job, "Failed")["lastTransitionTime"]
+    assert condition(job, "FailureTarget")["lastTransitionTime"] <= failed_at
     reasons = [e["reason"] for e in await job_events("slow")]
     assert "SuccessfulDelete" in reasons and reasons[-1] == "DeadlineExceeded"
 
