@@ -14,7 +14,7 @@ import time
 from email.utils import formatdate
 from typing import Any
 
-from . import resources, schema
+from . import openapi_proto, resources, schema
 from .schema.model import DEFINITIONS, Definition, Type
 
 V3_REF = "#/components/schemas/"
@@ -204,3 +204,13 @@ def swagger() -> dict[str, Any]:
             n: _definition_schema(DEFINITIONS[n], V2_REF, False) for n in _closure(_kind_definitions(served))
         },
     }
+
+
+# What the real server answers to kubectl's Accept (a Go MIME parser refuses the "@" kubectl sends).
+V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+
+
+@functools.cache
+def swagger_protobuf() -> bytes:
+    """GET /openapi/v2 as kubectl asks for it: the same document as protobuf."""
+    return openapi_proto.document(swagger())
