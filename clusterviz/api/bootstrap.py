@@ -12,6 +12,7 @@ from clusterviz.store.threads import in_thread
 
 from . import clock
 from .client import Client
+from .cluster_ca import root_ca_config_map
 
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 KUBELET_VERSION = "v1.32.0"
@@ -82,6 +83,10 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
     client = Client(name, "kube-apiserver", simulated=False)
     for ns in SYSTEM_NAMESPACES:
         await client.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+        # What the service account controller and the root CA publisher of a running cluster have made
+        # by the time anyone looks; they make the same for every namespace created later.
+        await client.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": ns}})
+        await client.create(root_ca_config_map(ns, name))
     await client.create({
         "apiVersion": "v1", "kind": "Service",
         "metadata": {"name": "kubernetes", "namespace": "default",

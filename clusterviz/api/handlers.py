@@ -18,6 +18,7 @@ from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
 from . import clock, codec, errors, managedfields, paging, secret_data, strategy, tables
+from .admission import serviceaccount
 from .defaulting import apply_defaults
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import Resource
@@ -310,6 +311,9 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     obj = validated(resource, obj)
     await ensure_namespace(cid, rp, str(obj["metadata"].get("name") or ""))
     await _allocate(cid, rp, obj)
+    if resource.kind == "Pod":
+        account = await _get(cid, kv.Key("serviceaccounts", rp.namespace, serviceaccount.account_name(obj)))
+        obj = serviceaccount.admit_pod(obj, account, strategy.random_suffix())
     if req.query.get("dryRun"):
         return ok(with_type(resource, obj), 201)
     try:

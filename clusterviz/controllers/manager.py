@@ -23,6 +23,7 @@ from .namespace import NamespaceController
 from .node_lifecycle import NodeLifecycleController
 from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
+from .root_ca_publisher import RootCAPublisher
 from .serviceaccounts import ServiceAccountsController
 from .taint_eviction import TaintEvictionController
 from .ttl_after_finished import TTLAfterFinishedController
@@ -57,6 +58,7 @@ INFORMERS = (
     ("endpoints", ""),
     ("namespaces", ""),
     ("serviceaccounts", ""),
+    ("configmaps", ""),
 )
 
 
@@ -96,6 +98,7 @@ class ControllerManager:
             PodGarbageCollector(self),
             NamespaceController(self),
             ServiceAccountsController(self),
+            RootCAPublisher(self),
         ]
 
     async def run(self) -> None:

@@ -153,8 +153,20 @@ def test_a_pod_using_secrets_and_config_maps_waits_for_them_then_runs(fresh: Kub
 
     ok(kubectl("create", "secret", "generic", "creds", "--from-literal=password=s3cret"))
     assert poll(status, lambda row: row[2] == "Running")[1] == "1/1"
-    reasons = [row[1] for row in describe_events(ok(kubectl("describe", "pod", "envpod")))]
-    assert reasons[-2:] == ["Created", "Started"]
+    described = ok(kubectl("describe", "pod", "envpod"))
+    assert [row[1] for row in describe_events(described)][-2:] == ["Created", "Started"]
+    # ServiceAccount admission: the default account and its projected API credentials.
+    assert re.search(r"^Service Account:\s+default$", described, re.M)
+    volume = re.search(r"^\s+/var/run/secrets/kubernetes.io/serviceaccount from (kube-api-access-\w{5}) \(ro\)$",
+                       described, re.M)
+    assert volume is not None
+    assert re.search(
+        rf"^  {volume[1]}:\n\s+Type:\s+Projected \(a volume that contains injected data from multiple sources\)\n"
+        r"\s+TokenExpirationSeconds:\s+3607\n\s+ConfigMapName:\s+kube-root-ca.crt\n"
+        r"\s+(ConfigMapOptional:\s+<nil>\n\s+)?DownwardAPI:\s+true$",
+        described,
+        re.M,
+    )
 
 
 @pytest.fixture
