@@ -1,0 +1,117 @@
+"""OpenAPI v3 and v2 documents: every served kind described, references that resolve, caching by hash."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from clusterviz.api import openapi, resources, schema
+from clusterviz.api.request import ApiRequest
+from clusterviz.api.server import dispatch
+from clusterviz.apimachinery.protobuf import _iter_fields
+
+
+def v3(group: str, version: str) -> dict[str, Any]:
+    built = openapi.document(f"apis/{group}/{version}" if group else f"api/{version}")
+    assert built is not None
+    return json.loads(built[0])
+
+
+def refs(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        own = [value["$ref"]] if "$ref" in value else []
+        return own + [r for v in value.values() for r in refs(v)]
+    if isinstance(value, list):
+        return [r for v in value for r in refs(v)]
+    return []
+
+
+def test_every_served_kind_is_described_in_its_group_versions_document():
+    for r in resources.RESOURCES:
+        doc = v3(r.group, r.version)
+        gvk = {"group": r.group, "kind": r.kind, "version": r.version}
+        found = [s for s in doc["components"]["schemas"].values() if gvk in s.get("x-kubernetes-group-version-kind", [])]
+        assert len(found) == 1, r.kind
+        assert {"apiVersion", "kind", "metadata"} <= set(found[0]["properties"]), r.kind
+
+
+def test_kinds_are_described_to_their_fields_not_left_open():
+    # Only the simulator's own records are free-form; every Kubernetes kind lists its fields.
+    open_kinds = {
+        r.kind for r in resources.RESOURCES if schema.for_kind(r.group, r.version, r.kind).open
+    }
+    assert open_kinds <= {"FlowMessage", "SchedulingDecision"}
+
+
+def test_definitions_carry_upstream_names_types_and_required_fields():
+    schemas = v3("", "v1")["components"]["schemas"]
+    pod = schemas["io.k8s.api.core.v1.Pod"]
+    assert pod["properties"]["spec"]["allOf"] == [{"$ref": "#/components/schemas/io.k8s.api.core.v1.PodSpec"}]
+    spec = schemas["io.k8s.api.core.v1.PodSpec"]
+    assert spec["required"] == ["containers"]
+    containers = spec["properties"]["containers"]
+    assert containers["type"] == "array" and containers["x-kubernetes-list-map-keys"] == ["name"]
+    assert containers["x-kubernetes-patch-merge-key"] == "name" and containers["x-kubernetes-patch-strategy"] == "merge"
+    assert spec["properties"]["terminationGracePeriodSeconds"] == {
+        "description": spec["properties"]["terminationGracePeriodSeconds"]["description"], "type": "integer", "format": "int64",
+    }
+    limits = schemas["io.k8s.api.core.v1.ResourceRequirements"]["properties"]["limits"]
+    assert limits["additionalProperties"] == {"allOf": [{"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"}]}
+    assert schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"]["labels"]["additionalProperties"] == {"type": "string"}
+    assert schemas["io.k8s.api.core.v1.Affinity"]["x-kubernetes-preserve-unknown-fields"] is True
+
+
+@pytest.mark.parametrize("gv", [("", "v1"), ("apps", "v1"), ("batch", "v1"), ("clusterviz.io", "v1")])
+def test_every_reference_resolves_within_its_document(gv: tuple[str, str]):
+    doc = v3(*gv)
+    names = set(doc["components"]["schemas"])
+    for ref in refs(doc):
+        assert ref.removeprefix("#/components/schemas/") in names, ref
+
+
+def test_the_patch_operation_offers_field_validation_as_kubectl_looks_for_it():
+    paths = v3("apps", "v1")["paths"]
+    patch = paths["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"]["patch"]
+    assert patch["x-kubernetes-group-version-kind"] == {"group": "apps", "kind": "Deployment", "version": "v1"}
+    assert {"name": "fieldValidation", "in": "query", "schema": {"type": "string", "uniqueItems": True}} in patch["parameters"]
+
+
+async def get(path: str, accept: str = "application/json", **query: str):
+    return await dispatch(ApiRequest("demo", "GET", path, query=query, accept=accept, simulated=False))
+
+
+@pytest.mark.django_db
+async def test_the_root_names_each_document_by_its_hash_and_a_hashed_url_is_cached_for_good():
+    root = (await get("/openapi/v3")).body
+    url = root["paths"]["apis/apps/v1"]["serverRelativeURL"]
+    path, _, asked = url.partition("?hash=")
+    assert path == "/openapi/v3/apis/apps/v1" and len(asked) == 128 and asked == asked.upper()
+    hashed = await get(path, hash=asked)
+    assert hashed.headers["ETag"] == f'"{asked}"' and hashed.headers["Cache-Control"] == "public, immutable"
+    assert json.loads(hashed.body)["openapi"] == "3.0.0"
+    plain = await get(path)
+    assert plain.headers["ETag"] == f'"{asked}"' and "Cache-Control" not in plain.headers
+    stale = await get(path, hash="0" * 128)
+    assert "Cache-Control" not in stale.headers
+    assert (await get("/openapi/v3/apis/nosuch.group/v1")).status == 404
+
+
+@pytest.mark.django_db
+async def test_v2_is_swagger_as_json_and_as_kubectls_protobuf():
+    swagger = (await get("/openapi/v2")).body
+    assert swagger["swagger"] == "2.0"
+    pod = swagger["definitions"]["io.k8s.api.core.v1.Pod"]
+    assert pod["properties"]["spec"]["$ref"] == "#/definitions/io.k8s.api.core.v1.PodSpec"
+    assert pod["x-kubernetes-group-version-kind"] == [{"group": "", "kind": "Pod", "version": "v1"}]
+    assert swagger["definitions"]["io.k8s.apimachinery.pkg.util.intstr.IntOrString"]["format"] == "int-or-string"
+    proto = await get("/openapi/v2", accept="application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
+    assert proto.content_type == "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+    fields = {number: value for number, _, value in _iter_fields(proto.body)}
+    assert fields[1] == b"2.0"
+    names = []
+    for number, _, named in _iter_fields(fields[9]):
+        assert number == 1 and isinstance(named, bytes)
+        names.append(dict((n, v) for n, _, v in _iter_fields(named))[1].decode())
+    assert names == list(swagger["definitions"])
