@@ -21,6 +21,7 @@ from clusterviz.api.client import Client, find_resource, path_for
 from . import describe as describers
 from .actions import WORKLOADS
 from .describe_batch import describe_cron_job, describe_job
+from .describe_config import describe_config_map, describe_secret, describe_service_account
 from .describe_daemonset import describe_daemon_set
 from .language import beside_upstream, refused
 
@@ -34,6 +35,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "daemonsets": (gettext_lazy("DaemonSets"), ("daemonsets", "controllerrevisions")),
     "jobs": (gettext_lazy("Jobs + CronJobs"), ("jobs", "cronjobs")),
     "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
+    "config": (gettext_lazy("ConfigMaps + Secrets + ServiceAccounts"), ("configmaps", "secrets", "serviceaccounts")),
     "nodes": (gettext_lazy("Nodes"), ("nodes",)),
     "events": (gettext_lazy("Events"), ("events",)),
 }
@@ -145,6 +147,12 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describe_job(obj)
         elif plural == "cronjobs":
             text = describe_cron_job(obj)
+        elif plural == "configmaps":
+            text = describe_config_map(obj)
+        elif plural == "secrets":
+            text = describe_secret(obj)
+        elif plural == "serviceaccounts":
+            text = describe_service_account(obj, (await client.list("secrets", namespace))["items"])
         elif plural == "services":
             text = describers.describe_service(obj, await client.get_or_none("endpoints", name, namespace))
         elif plural == "endpoints":
