@@ -17,7 +17,7 @@ from clusterviz.apimachinery.unstructured import dict_or_empty, resource_version
 from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
-from . import clock, codec, errors, managedfields, paging, secret_data, strategy, tables
+from . import clock, codec, errors, field_validation, managedfields, paging, secret_data, strategy, tables
 from .admission import serviceaccount
 from .defaulting import apply_defaults
 from .request import ApiRequest, ApiResponse, ResourcePath
@@ -303,6 +303,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     resource = rp.resource
     obj = check_type(resource, obj)
     check_namespace(rp, obj)
+    field_validation.check(req, resource, obj, None)
     meta = obj["metadata"]
     if not meta.get("name") and isinstance(meta.get("generateName"), str) and meta["generateName"]:
         meta["name"] = meta["generateName"] + strategy.random_suffix()
@@ -343,6 +344,7 @@ async def _write_update(
 ) -> dict[str, Any]:
     """Shared tail of update and patch: keep what may not change, validate, store."""
     resource = rp.resource
+    field_validation.check(req, resource, new, old)
     if precondition is not None and precondition != resource_version(old):
         raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
     new.setdefault("metadata", {})

@@ -11,7 +11,7 @@ from typing import Any
 
 from clusterviz.store import kv
 
-from . import clock, discovery, errors, gate, handlers, openapi, streams, virtual
+from . import clock, discovery, errors, field_validation, gate, handlers, openapi, streams, virtual
 from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
 from .watch import watch
 
@@ -23,7 +23,9 @@ ROOT_PATHS = ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v2", "
 async def dispatch(req: ApiRequest) -> ApiResponse:
     """Answer one API request; never raises."""
     try:
-        return await _route(req)
+        resp = await _route(req)
+        resp.headers.update(field_validation.warning_header(req))
+        return resp
     except errors.StatusError as exc:
         return error_response(exc)
     except kv.ClusterNotFound:
@@ -113,6 +115,8 @@ def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:
         return _openapi_v3(req, "/".join(parts[2:]))
     elif parts[:2] == ["openapi", "v3"]:
         body = openapi.root()
+    elif parts == ["openapi", "v2"] and "protobuf" in req.accept:
+        return ApiResponse(200, openapi.swagger_protobuf(), content_type=openapi.V2_PROTOBUF)
     elif parts == ["openapi", "v2"]:
         body = openapi.swagger()
     if body is None:
