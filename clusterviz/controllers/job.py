@@ -43,15 +43,14 @@ from .job_util import (
     failure_backoff,
     format_indexes,
     index_of,
+    indexed_owner,
     is_finished,
     is_indexed,
-    job_pod,
     parse_indexes,
     set_condition,
     wire_status,
 )
-from .pod_control import Expectations, pods_to_delete
-from .replicaset import GENERATED_PREFIX_MAX, NAME_ATTEMPTS, SUFFIX_ALPHABET
+from .pod_control import Expectations, PodControl, pods_to_delete
 from .util import (
     Obj,
     RecentWrites,
@@ -92,6 +91,7 @@ class JobController:
         self.jobs = cm.informers["jobs"]
         self.pods = cm.informers["pods"]
         self.expectations = Expectations(cm.engine)
+        self.pod_control = PodControl(self)
         self.written = RecentWrites()
         self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
         # Per Job uid: the Pods already counted in its status (uid -> phase counted).
@@ -311,26 +311,10 @@ class JobController:
         return active
 
     async def _create_pod(self, job: Obj, key: str, index: int | None) -> None:
-        namespace = meta(job).get("namespace", "")
-        base = f"{meta(job).get('name')}-" if index is None else f"{meta(job).get('name')}-{index}-"
-        prefix = base[:GENERATED_PREFIX_MAX]
-        for _ in range(NAME_ATTEMPTS):
-            name = prefix + "".join(self.rng.choice(SUFFIX_ALPHABET) for _ in range(5))
-            pod_key = f"{namespace}/{name}"
-            if pod_key in self.pods.cache:
-                continue
-            self.expectations.expect_creation(key, pod_key)
-            try:
-                await self.client.create(job_pod(job, name, prefix, index), namespace)
-            except errors.StatusError as exc:
-                self.expectations.creation_observed(key, pod_key)
-                if exc.reason == "AlreadyExists":
-                    continue
-                await self.recorder.event(job, "Warning", "FailedCreate", f"Error creating: {exc.message}")
-                raise
-            await self.recorder.event(job, "Normal", "SuccessfulCreate", f"Created pod: {name}")
-            return
-        raise errors.already_exists("pods", "", prefix)
+        if index is None:
+            await self.pod_control.create(job, key)
+        else:
+            await self.pod_control.create(indexed_owner(job, index), key, f"{meta(job).get('name')}-{index}-")
 
     async def _delete_pods(self, job: Obj, key: str, pods: list[Obj]) -> list[Obj]:
         """Delete these Pods side by side; returns those that could not be deleted."""
@@ -344,16 +328,11 @@ class JobController:
         return [p for p, r in zip(pods, results, strict=True) if isinstance(r, Exception)]
 
     async def _delete_pod(self, job: Obj, key: str, pod: Obj) -> None:
-        name = meta(pod).get("name", "")
         try:
-            await self.client.delete("pods", name, meta(pod).get("namespace", ""))
+            await self.pod_control.delete(job, key, meta(pod).get("namespace", ""), meta(pod).get("name", ""))
         except errors.StatusError as exc:
-            self.expectations.deletion_observed(key, key_of(pod))
-            if exc.code == 404:
-                return
-            await self.recorder.event(job, "Warning", "FailedDelete", f"Error deleting: {exc.message}")
-            raise
-        await self.recorder.event(job, "Normal", "SuccessfulDelete", f"Deleted pod: {name}")
+            if exc.code != 404:
+                raise
 
     async def _write_status(self, job: Obj, wire: dict[str, Any]) -> None:
         """Write the status when it changed, retrying once on a conflict with a fresh read."""

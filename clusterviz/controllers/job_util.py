@@ -10,7 +10,6 @@ from typing import Any, Final
 
 from clusterviz.api import clock
 
-from .pod_control import pod_from_template
 from .util import Obj, annotations_of, int_field, meta, spec, status
 
 COMPLETION_INDEX: Final = "batch.kubernetes.io/job-completion-index"
@@ -126,15 +125,14 @@ def failure_backoff(failures: int) -> float:
     return min(FAILURE_BACKOFF * 2 ** (failures - 1), MAX_FAILURE_BACKOFF)
 
 
-def job_pod(job: Obj, name: str, prefix: str, index: int | None) -> Obj:
-    """The Pod a Job makes from its template; an Indexed Job's carries its index (annotation, label, env, hostname)."""
-    pod = pod_from_template(job, name, prefix)
-    if index is None:
-        return pod
-    pod_meta = pod["metadata"]
-    pod_meta.setdefault("annotations", {})[COMPLETION_INDEX] = str(index)
-    pod_meta.setdefault("labels", {})[COMPLETION_INDEX] = str(index)
-    pod_spec = pod["spec"]
+def indexed_owner(job: Obj, index: int) -> Obj:
+    """A copy of an Indexed Job whose template makes the Pod of ``index``: its annotation, label, env and hostname."""
+    owner = copy.deepcopy(job)
+    template = owner.setdefault("spec", {}).setdefault("template", {})
+    template_meta = template.setdefault("metadata", {})
+    template_meta.setdefault("annotations", {})[COMPLETION_INDEX] = str(index)
+    template_meta.setdefault("labels", {})[COMPLETION_INDEX] = str(index)
+    pod_spec = template.setdefault("spec", {})
     if not pod_spec.get("hostname"):
         pod_spec["hostname"] = f"{meta(job).get('name')}-{index}"
     field_ref = {"fieldPath": f"metadata.annotations['{COMPLETION_INDEX}']"}
@@ -147,7 +145,7 @@ def job_pod(job: Obj, name: str, prefix: str, index: int | None) -> Obj:
                 isinstance(e, dict) and e.get("name") == COMPLETION_INDEX_ENV for e in env
             ):
                 env.append({"name": COMPLETION_INDEX_ENV, "valueFrom": {"fieldRef": copy.deepcopy(field_ref)}})
-    return pod
+    return owner
 
 
 def wire_status(job: Obj, counts: dict[str, Any], conditions: list[Obj]) -> dict[str, Any]:

@@ -102,11 +102,12 @@ class PodControl:
     def __init__(self, controller: PodController) -> None:
         self.controller = controller
 
-    async def create(self, owner: Obj, key: str) -> None:
-        """One Pod of ``owner``'s template (a copy of the owner may carry a template made for this Pod)."""
+    async def create(self, owner: Obj, key: str, prefix: str = "") -> None:
+        """One Pod of ``owner``'s template (a copy of the owner may carry a template made for this Pod), named
+        ``prefix`` (the owner's name and a dash by default) and five random characters."""
         ctl = self.controller
         namespace = meta(owner).get("namespace", "")
-        prefix = f"{meta(owner).get('name')}-"[:GENERATED_PREFIX_MAX]
+        prefix = (prefix or f"{meta(owner).get('name')}-")[:GENERATED_PREFIX_MAX]
         for _ in range(NAME_ATTEMPTS):
             # Named here from the seeded random source (not by the API server) so that runs repeat.
             name = prefix + "".join(ctl.rng.choice(SUFFIX_ALPHABET) for _ in range(5))
