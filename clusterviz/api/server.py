@@ -11,7 +11,7 @@ from typing import Any
 
 from clusterviz.store import kv
 
-from . import clock, discovery, errors, field_validation, gate, handlers, openapi, streams, virtual
+from . import clock, discovery, errors, eviction, field_validation, gate, handlers, openapi, streams, virtual
 from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
 from .watch import watch
 
@@ -153,6 +153,8 @@ async def _verb(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if method == "POST":
         if rp.name and rp.sub == "binding":
             return await handlers.bind(req, rp)
+        if rp.name and rp.sub == "eviction":
+            return await eviction.evict(req, rp)
         if rp.name or (rp.resource.namespaced and not rp.namespace):
             raise errors.method_not_allowed("create", rp.resource.plural, rp.resource.group)
         _need("create", rp)

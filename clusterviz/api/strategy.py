@@ -72,6 +72,8 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
         _set_template_generation(obj, 1)
     elif kind == "Service":
         obj["status"] = {"loadBalancer": {}}
+    elif kind == "PodDisruptionBudget":
+        obj["status"] = {"disruptionsAllowed": 0, "currentHealthy": 0, "desiredHealthy": 0, "expectedPods": 0}
     elif kind == "Namespace":
         obj.setdefault("spec", {}).setdefault("finalizers", ["kubernetes"])
         obj["status"] = {"phase": "Active"}

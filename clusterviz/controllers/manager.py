@@ -16,6 +16,7 @@ from clusterviz.api.informer import Handler, Informer, key_of
 from .cronjob import CronJobController
 from .daemonset import DaemonSetController
 from .deployment import DeploymentController
+from .disruption import DisruptionController
 from .endpoints import EndpointsController
 from .garbage_collector import GarbageCollector
 from .job import JobController
@@ -57,6 +58,7 @@ INFORMERS = (
     ("pods", ""),
     ("endpoints", ""),
     ("namespaces", ""),
+    ("poddisruptionbudgets", ""),
     ("serviceaccounts", ""),
     ("configmaps", ""),
 )
@@ -97,6 +99,7 @@ class ControllerManager:
             GarbageCollector(self),
             PodGarbageCollector(self),
             NamespaceController(self),
+            DisruptionController(self),
             ServiceAccountsController(self),
             RootCAPublisher(self),
         ]

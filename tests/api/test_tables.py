@@ -72,12 +72,20 @@ def test_resources_with_tables():
         "replicasets",
         "daemonsets",
         "controllerrevisions",
+        "poddisruptionbudgets",
         "jobs",
         "cronjobs",
     }
 
 
 COLUMN_SETS = {
+    "poddisruptionbudgets": [
+        ("Name", "string", 0),
+        ("Min Available", "string", 0),
+        ("Max Unavailable", "string", 0),
+        ("Allowed Disruptions", "integer", 0),
+        ("Age", "string", 0),
+    ],
     "pods": [
         ("Name", "string", 0),
         ("Ready", "string", 0),

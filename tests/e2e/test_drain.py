@@ -1,4 +1,4 @@
-"""kubectl drain: cordon, then every Pod of the node deleted with the DeleteOptions kubectl sends as protobuf."""
+"""kubectl drain: cordon, then every Pod of the node evicted (or deleted), as its disruption budget allows."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def test_drain_deletes_the_nodes_pods_and_their_controllers_replace_them_elsewhe
     before = _pods_on(kubectl, "node02")
     assert before
 
-    result = kubectl("drain", "node02", "--ignore-daemonsets", "--timeout=60s")
+    # --disable-eviction: kubectl deletes each Pod, with a protobuf DeleteOptions body.
+    result = kubectl("drain", "node02", "--ignore-daemonsets", "--disable-eviction", "--timeout=60s")
     assert result.returncode == 0, result.stderr
     assert "node/node02 cordoned" in result.stdout
     assert "node/node02 drained" in result.stdout
@@ -36,3 +37,49 @@ def test_drain_deletes_the_nodes_pods_and_their_controllers_replace_them_elsewhe
     )
     ok(kubectl("uncordon", "node02"))
     ok(kubectl("delete", "-f", str(manifest)))
+
+
+BUDGET = """apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: guarded
+spec:
+  minAvailable: {min_available}
+  selector:
+    matchLabels: {{app: guarded}}
+"""
+
+
+def test_drain_evicts_only_as_the_disruption_budget_allows(kubectl: Kubectl, tmp_path: Path):
+    manifest = tmp_path / "guarded.yaml"
+    manifest.write_text(MYAPP.replace("myapp", "guarded"))
+    ok(kubectl("apply", "-f", str(manifest)))
+    ok(kubectl("rollout", "status", "deployment/guarded", "--timeout=60s"))
+    budget = tmp_path / "pdb.yaml"
+    budget.write_text(BUDGET.format(min_available=3))
+    ok(kubectl("apply", "-f", str(budget)))
+    assert wait_until(lambda: ok(kubectl("get", "pdb", "guarded", "--no-headers")).split()[1:4] == ["3", "N/A", "0"])
+    node = ok(kubectl("get", "pods", "-l", "app=guarded", "-o", "jsonpath={.items[0].spec.nodeName}"))
+
+    # Every replica is needed: kubectl retries the refused eviction until its timeout.
+    held = kubectl("drain", node, "--ignore-daemonsets", "--timeout=7s", timeout=60)
+    assert held.returncode == 1
+    assert "Cannot evict pod as it would violate the pod's disruption budget." in held.stderr
+    assert "(will retry after 5s)" in held.stderr
+    assert "guarded" in ok(kubectl("get", "pods", "-l", "app=guarded", "--field-selector", f"spec.nodeName={node}"))
+    status = ok(kubectl("get", "pdb", "guarded", "-o", "jsonpath={.status.currentHealthy}/{.status.desiredHealthy}"))
+    assert status == "3/3"
+
+    # One may go at a time: each eviction waits for the replacement to be Ready elsewhere.
+    budget.write_text(BUDGET.format(min_available=2))
+    ok(kubectl("apply", "-f", str(budget)))
+    drained = kubectl("drain", node, "--ignore-daemonsets", "--timeout=60s", timeout=90)
+    assert drained.returncode == 0, drained.stderr
+    assert f"node/{node} drained" in drained.stdout
+    assert all(line.endswith(" evicted") for line in drained.stdout.splitlines() if line.startswith("pod/"))
+    assert _pods_on(kubectl, node) == []
+    assert wait_until(lambda: ok(kubectl("get", "deploy", "guarded", "-o", "jsonpath={.status.readyReplicas}")) == "3")
+    events = ok(kubectl("get", "events", "--field-selector", "reason=Killing", "-o", "name"))
+    assert events
+    ok(kubectl("uncordon", node))
+    ok(kubectl("delete", "-f", str(manifest), "-f", str(budget)))

@@ -11,6 +11,7 @@ from .batch import _print_cron_job, _print_job
 from .columns import _TYPE_META, PARTIAL_METADATA_FIELDS, _canonical_resource, column_definitions
 from .common import Printed, _datetime_to_ns, _meta
 from .daemonsets import _print_controller_revision, _print_daemon_set
+from .disruption import _print_pod_disruption_budget
 from .events import _print_event
 from .misc import _print_configmap, _print_default
 from .nodes import _print_namespace, _print_node
@@ -36,6 +37,7 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "cronjobs": _print_cron_job,
     "daemonsets": _print_daemon_set,
     "controllerrevisions": _print_controller_revision,
+    "poddisruptionbudgets": _print_pod_disruption_budget,
 }
 
 

@@ -22,6 +22,7 @@ RESOURCES_WITH_TABLES: set[str] = {
     "cronjobs",
     "daemonsets",
     "controllerrevisions",
+    "poddisruptionbudgets",
 }
 
 # Metadata fields copied into each row's PartialObjectMetadata.
@@ -46,10 +47,11 @@ _GROUPS: dict[str, str] = {r: "" for r in RESOURCES_WITH_TABLES} | {
     "controllerrevisions": "apps",
 }
 
-_GROUPS.update({"jobs": "batch", "cronjobs": "batch"})
+_GROUPS.update({"jobs": "batch", "cronjobs": "batch", "poddisruptionbudgets": "policy"})
 
 # (apiVersion, kind) filled into full objects that lack them (includeObject=Object).
 _TYPE_META: dict[str, tuple[str, str]] = {
+    "poddisruptionbudgets": ("policy/v1", "PodDisruptionBudget"),
     "pods": ("v1", "Pod"),
     "nodes": ("v1", "Node"),
     "namespaces": ("v1", "Namespace"),
@@ -70,6 +72,8 @@ _TYPE_META: dict[str, tuple[str, str]] = {
 
 # Singular names, short names and kinds kubectl users type, mapped to plurals.
 _ALIASES: dict[str, str] = {
+    "poddisruptionbudget": "poddisruptionbudgets",
+    "pdb": "poddisruptionbudgets",
     "pod": "pods",
     "po": "pods",
     "node": "nodes",
@@ -194,6 +198,13 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
         _col("First Seen", "string", "Time since the event was first observed.", 1),
         _col("Count", "string", "Number of times the event occurred.", 1),
         _col("Name", "string", _NAME_DESC, 1, "name"),
+    ],
+    "poddisruptionbudgets": [
+        _name_col(),
+        _col("Min Available", "string", "The minimum number or percentage of available pods this budget requires."),
+        _col("Max Unavailable", "string", "The maximum number or percentage of unavailable pods this budget allows."),
+        _col("Allowed Disruptions", "integer", "How many pods may be disrupted now."),
+        _age_col(),
     ],
     "configmaps": [
         _name_col(),

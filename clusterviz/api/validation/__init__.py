@@ -20,6 +20,7 @@ from .batch import validate_cron_job, validate_job
 from .configmap import validate_config_map
 from .daemonset import validate_controller_revision, validate_daemon_set
 from .endpoints import validate_endpoints
+from .disruption import validate_pod_disruption_budget
 from .event import validate_event
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
 from .namespace import validate_namespace
@@ -50,6 +51,7 @@ def _validate_lease(obj: dict[str, Any], old: dict[str, Any] | None = None) -> E
 
 
 VALIDATORS: dict[str, Validator] = {
+    "PodDisruptionBudget": validate_pod_disruption_budget,
     "Pod": validate_pod,
     "Deployment": validate_deployment,
     "ReplicaSet": validate_replica_set,
