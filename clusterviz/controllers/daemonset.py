@@ -240,9 +240,11 @@ class DaemonSetController:
             pods.sort(key=self._age_and_phase)
         return by_node
 
-    def _age_and_phase(self, pod: Obj) -> tuple[Any, ...]:
-        """podByCreationTimestampAndPhase: oldest first, and of equal age a Running one first."""
-        return (*self.cm.creation_rank(pod), 0 if status(pod).get("phase") == "Running" else 1)
+    @staticmethod
+    def _age_and_phase(pod: Obj) -> tuple[Any, ...]:
+        """podByCreationTimestampAndPhase: scheduled Pods first, then the oldest, then by name."""
+        scheduled = bool(spec(pod).get("nodeName"))
+        return (not scheduled, str(meta(pod).get("creationTimestamp") or ""), str(meta(pod).get("name") or ""))
 
     async def _claim(self, ds: Obj, selector: labels.Selector, candidates: list[Obj]) -> list[Obj]:
         """ClaimPods: keep owned matching Pods, release owned ones that stopped matching, adopt matching orphans."""
@@ -311,10 +313,14 @@ class DaemonSetController:
             if deleting(pod):
                 continue
             phase = status(pod).get("phase")
-            if phase in ("Failed", "Succeeded"):
-                state = "failed" if phase == "Failed" else "succeeded"
-                message = f"Found {state} daemon pod {meta(pod).get('namespace')}/{meta(pod).get('name')} on node {name}, will try to kill it"
+            where = f"{meta(pod).get('namespace')}/{meta(pod).get('name')} on node {name}"
+            if phase == "Failed":
+                message = f"Found failed daemon pod {where}, will try to kill it"
                 await self.recorder.event(ds, "Warning", "FailedDaemonPod", message)
+                delete.append(str(meta(pod).get("name")))
+            elif phase == "Succeeded":
+                message = f"Found succeeded daemon pod {where}, will try to delete it"
+                await self.recorder.event(ds, "Normal", "SucceededDaemonPod", message)
                 delete.append(str(meta(pod).get("name")))
             else:
                 running.append(pod)

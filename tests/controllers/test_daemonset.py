@@ -288,3 +288,20 @@ async def test_on_delete_replaces_a_pod_only_when_it_is_deleted(sim):
     images = {p["spec"]["nodeName"]: p["spec"]["containers"][0]["image"] for p in await agent_pods(client)}
     assert images == {"node01": "soscscs/myapp:v1", "node02": "soscscs/myapp:v2", "node03": "soscscs/myapp:v1"}
     assert (await client.get("daemonsets", "agent", "default"))["status"]["updatedNumberScheduled"] == 1
+
+
+async def test_a_failed_daemon_pod_is_deleted_and_replaced(sim):
+    client = Client("demo", "kubectl")
+    await client.create(daemon_set())
+    await sim.engine.until_settled()
+    victim = next(p for p in await agent_pods(client) if p["spec"]["nodeName"] == "node01")
+    victim["status"]["phase"] = "Failed"
+    await client.update(victim, sub="status")
+    await sim.engine.until_settled()
+    name = victim["metadata"]["name"]
+    pods = await agent_pods(client)
+    assert nodes_of(pods) == ["node01", "node02", "node03"] and name not in {p["metadata"]["name"] for p in pods}
+    events = [(e["type"], e["reason"], e["message"]) for e in (await client.list("events", "default"))["items"]]
+    message = f"Found failed daemon pod default/{name} on node node01, will try to kill it"
+    assert ("Warning", "FailedDaemonPod", message) in events
+    assert ("Normal", "SuccessfulDelete", f"Deleted pod: {name}") in events
