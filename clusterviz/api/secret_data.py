@@ -48,7 +48,9 @@ def go_json_type(value: Any) -> str:
         return "bool"
     if isinstance(value, int | float):
         return "number"
-    return {dict: "object", list: "array"}.get(type(value), "string")
+    if isinstance(value, dict):
+        return "object"
+    return "array" if isinstance(value, list) else "string"
 
 
 def decoding_error(secret: Any) -> str | None:

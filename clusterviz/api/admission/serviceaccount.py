@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Final
 
+from clusterviz.apimachinery.unstructured import list_or_empty
+
 from ..cluster_ca import CA_KEY, ROOT_CA_CONFIG_MAP
 
 __all__ = ["TOKEN_MOUNT_PATH", "account_name", "admit_pod"]
@@ -72,29 +74,31 @@ def admit_pod(pod: dict[str, Any], account: dict[str, Any] | None, suffix: str) 
     if not _automount(spec, account):
         return pod
     containers = [
-        c
-        for section in ("initContainers", "containers")
-        for c in (spec.get(section) if isinstance(spec.get(section), list) else [])
-        if isinstance(c, dict)
+        c for section in ("initContainers", "containers") for c in list_or_empty(spec.get(section)) if isinstance(c, dict)
     ]
-    mounts_of = [c.get("volumeMounts") if isinstance(c.get("volumeMounts"), list) else [] for c in containers]
     needing = [
         c
-        for c, mounts in zip(containers, mounts_of, strict=True)
-        if not any(isinstance(m, dict) and m.get("mountPath") == TOKEN_MOUNT_PATH for m in mounts)
+        for c in containers
+        if not any(
+            isinstance(m, dict) and m.get("mountPath") == TOKEN_MOUNT_PATH for m in list_or_empty(c.get("volumeMounts"))
+        )
     ]
     volumes = spec.get("volumes")
     if not needing or (volumes is not None and not isinstance(volumes, list)):
         return pod
     # A Pod that already carries a token volume (a copy of an admitted Pod) keeps it and its name.
     existing = next(
-        (v["name"] for v in volumes or [] if isinstance(v, dict) and str(v.get("name", "")).startswith(VOLUME_PREFIX)),
+        (
+            v["name"]
+            for v in list_or_empty(volumes)
+            if isinstance(v, dict) and str(v.get("name", "")).startswith(VOLUME_PREFIX)
+        ),
         None,
     )
     name = existing or VOLUME_PREFIX + suffix
     if existing is None:
-        spec["volumes"] = [*(volumes or []), _token_volume(name)]
+        spec["volumes"] = [*list_or_empty(volumes), _token_volume(name)]
     for container in needing:
-        mounts = container.get("volumeMounts") if isinstance(container.get("volumeMounts"), list) else []
-        container["volumeMounts"] = [*mounts, {"name": name, "readOnly": True, "mountPath": TOKEN_MOUNT_PATH}]
+        mount = {"name": name, "readOnly": True, "mountPath": TOKEN_MOUNT_PATH}
+        container["volumeMounts"] = [*list_or_empty(container.get("volumeMounts")), mount]
     return pod
