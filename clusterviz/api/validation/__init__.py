@@ -15,12 +15,12 @@ from typing import Any
 from clusterviz.apimachinery.field import FieldError, invalid
 
 from ..defaulting import apply_defaults
-from .common import Errors, get_dict, get_int, type_error
 from .batch import validate_cron_job, validate_job
+from .common import Errors, get_dict, get_int, type_error
 from .configmap import validate_config_map
 from .daemonset import validate_controller_revision, validate_daemon_set
-from .endpoints import validate_endpoints
 from .disruption import validate_pod_disruption_budget
+from .endpoints import validate_endpoints
 from .event import validate_event
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
 from .namespace import validate_namespace
