@@ -39,6 +39,7 @@ PANEL_RESOURCES = (
     "controllerrevisions",
     "jobs",
     "cronjobs",
+    "poddisruptionbudgets",
     "services",
     "endpoints",
     "events",

@@ -23,6 +23,7 @@ from .actions import WORKLOADS
 from .describe_batch import describe_cron_job, describe_job
 from .describe_config import describe_config_map, describe_secret, describe_service_account
 from .describe_daemonset import describe_daemon_set
+from .describe_disruption import describe_pod_disruption_budget
 from .language import beside_upstream, refused
 
 TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io"
@@ -34,6 +35,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "replicationcontrollers": (gettext_lazy("ReplicationControllers"), ("replicationcontrollers",)),
     "daemonsets": (gettext_lazy("DaemonSets"), ("daemonsets", "controllerrevisions")),
     "jobs": (gettext_lazy("Jobs + CronJobs"), ("jobs", "cronjobs")),
+    "poddisruptionbudgets": (gettext_lazy("PodDisruptionBudgets"), ("poddisruptionbudgets",)),
     "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
     "config": (gettext_lazy("ConfigMaps + Secrets + ServiceAccounts"), ("configmaps", "secrets", "serviceaccounts")),
     "nodes": (gettext_lazy("Nodes"), ("nodes",)),
@@ -147,6 +149,8 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describe_job(obj)
         elif plural == "cronjobs":
             text = describe_cron_job(obj)
+        elif plural == "poddisruptionbudgets":
+            text = describe_pod_disruption_budget(obj)
         elif plural == "configmaps":
             text = describe_config_map(obj)
         elif plural == "secrets":
