@@ -9,7 +9,7 @@ import copy
 import logging
 from typing import Any
 
-from clusterviz.api import clock, errors
+from clusterviz.api import clock, errors, resources
 from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer
 
@@ -36,6 +36,14 @@ EVENT_SOURCE = "default-scheduler"
 DECISION_API_VERSION = "clusterviz.io/v1"
 # A new profile may make any parked Pod fit (or not), so every Pod gets another attempt.
 PROFILE_CHANGE = framework.ClusterEvent(framework.EventResource.WILDCARD, framework.ActionType.ALL, "ProfileChange")
+# What PodTopologySpread's default selector reads (upstream's informers for helper.DefaultSelector).
+# StatefulSets join once the API serves apps/v1 statefulsets.
+WORKLOAD_RESOURCES = (
+    ("", "v1", "services", "Service"),
+    ("", "v1", "replicationcontrollers", "ReplicationController"),
+    ("apps", "v1", "replicasets", "ReplicaSet"),
+    ("apps", "v1", "statefulsets", "StatefulSet"),
+)
 
 
 def is_ours(pod: dict[str, Any], profile_name: str) -> bool:
@@ -84,6 +92,11 @@ class Scheduler:
         self.config_maps = Informer(
             self.client, "configmaps", CONFIG_MAP_NAMESPACE, field_selector=f"metadata.name={CONFIG_MAP_NAME}"
         )
+        self.workloads = {
+            plural: self._workload_informer(plural, kind)
+            for group, version, plural, kind in WORKLOAD_RESOURCES
+            if resources.lookup(group, version, plural) is not None
+        }
         self._wakeup: asyncio.Future[None] | None = None
         self._start_index = 0
         self.nodes.add_handler(Handler(self._node_added, self._node_updated, self._node_deleted))
@@ -98,6 +111,22 @@ class Scheduler:
         self.config_maps.add_handler(
             Handler(self._config_map_changed, lambda _o, n: self._config_map_changed(n), self._config_map_deleted)
         )
+
+    def _workload_informer(self, plural: str, kind: str) -> Informer:
+        """An informer feeding the snapshot's workloads of one kind.
+
+        Upstream's PodTopologySpread registers no event for these (its default
+        constraints only score), so a change moves no queued Pod.
+        """
+        informer = Informer(self.client, plural)
+        informer.add_handler(
+            Handler(
+                lambda obj: self.snapshot.add_workload(obj, kind),
+                lambda _old, new: self.snapshot.add_workload(new, kind),
+                lambda obj: self.snapshot.remove_workload(obj, kind),
+            )
+        )
+        return informer
 
     # --- the profile: the kube-system/kube-scheduler ConfigMap ------------------------------
 
@@ -186,6 +215,7 @@ class Scheduler:
         informers = (
             ("configmaps", self.config_maps),
             ("namespaces", self.namespaces),
+            *self.workloads.items(),
             ("nodes", self.nodes),
             ("pods", self.pods),
         )

@@ -107,9 +107,9 @@ def evaluate_node_fit(profile: Profile, pod: PodInfo, snapshot: Snapshot, node: 
 
 
 @functools.lru_cache(maxsize=1024)
-def _filter_result(plugin: str, legacy: str, status: Status) -> FilterResult:
+def _filter_result(plugin: str, legacy: str, status: Status, upstream: bool = True) -> FilterResult:
     # Statuses repeat across attempts (mostly Success): build each display row once.
-    return FilterResult(plugin, legacy, status.code.value, status.message)
+    return FilterResult(plugin, legacy, status.code.value, status.message, upstream)
 
 
 class _Rows(Sequence[NodeInfo]):
@@ -197,7 +197,9 @@ def select_host(totals: Mapping[str, int], rng: random.Random) -> tuple[str, tup
 class _Filtered:
     """Every Filter plugin's verdicts for one attempt, and what follows from them per node."""
 
-    def __init__(self, profile: Profile, verdicts: list[NodeStatuses | None], n: int) -> None:
+    def __init__(
+        self, profile: Profile, verdicts: list[NodeStatuses | None], n: int, excluded: tuple[int, np.ndarray] | None
+    ) -> None:
         self.plugins = profile.at(FILTER)
         self.verdicts = verdicts
         # The first rejecting plugin of each node in profile order (-1: none): the one the message counts.
@@ -205,6 +207,12 @@ class _Filtered:
         for i, verdict in enumerate(verdicts):
             if verdict is not None:
                 first[(first < 0) & verdict.failing()] = i
+        # Nodes a PreFilter node set left out fail at the narrowing plugin alone: upstream filters them not at all.
+        self.excluded = np.zeros(n, bool)
+        self.narrowing = -1
+        if excluded is not None:
+            self.narrowing, self.excluded = excluded
+            first[self.excluded] = self.narrowing
         self.first = first
 
     def status(self, row: int) -> Status:
@@ -229,14 +237,19 @@ class _Filtered:
     def columns(self, rows: np.ndarray) -> tuple[FilterColumn, ...]:
         """The record's filter columns for the given rows."""
         out = []
-        for plugin, verdict in zip(self.plugins, self.verdicts, strict=True):
+        outside = self.excluded[rows]
+        for i, (plugin, verdict) in enumerate(zip(self.plugins, self.verdicts, strict=True)):
             legacy = plugin.legacy_name("filter")
             if verdict is None:
-                skip = _filter_result(plugin.name, legacy, Status.skip())
-                out.append(FilterColumn((skip,), np.zeros(len(rows), np.int16)))
-                continue
-            results = tuple(_filter_result(plugin.name, legacy, s) for s in verdict.statuses)
-            out.append(FilterColumn(results, verdict.index[rows]))
+                statuses, index = (Status.skip(),), np.zeros(len(rows), np.int16)
+            else:
+                statuses, index = verdict.statuses, verdict.index[rows]
+            results = tuple(_filter_result(plugin.name, legacy, s) for s in statuses)
+            if i != self.narrowing and outside.any():
+                # The same verdicts, flagged where upstream never ran this filter.
+                index = np.where(outside, index + len(results), index)
+                results += tuple(_filter_result(plugin.name, legacy, s, False) for s in statuses)
+            out.append(FilterColumn(results, index))
         return tuple(out)
 
 
@@ -342,7 +355,8 @@ def schedule(
         candidates = np.flatnonzero(inside)
         excluded_rows = ~inside
     verdicts: list[NodeStatuses | None] = []
-    for plugin in profile.at(FILTER):
+    narrowed: tuple[int, np.ndarray] | None = None
+    for i, plugin in enumerate(profile.at(FILTER)):
         if pre_status is not None and plugin.name == pre_status.plugin:
             verdicts.append(NodeStatuses(np.ones(n, np.int16), (SUCCESS, replace(pre_status, plugin=""))))
         elif plugin.name in state.skip_filter_plugins:
@@ -353,8 +367,9 @@ def schedule(
                 index = verdict.index.copy()
                 index[excluded_rows] = len(verdict.statuses)
                 verdict = NodeStatuses(index, (*verdict.statuses, Status.unresolvable(_set_reason(narrowing))))
+                narrowed = (i, excluded_rows)
             verdicts.append(verdict)
-    filtered = _Filtered(profile, verdicts, n)
+    filtered = _Filtered(profile, verdicts, n, narrowed)
 
     evaluated = np.zeros(n, bool)
     if pre_status is not None:

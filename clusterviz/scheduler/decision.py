@@ -29,10 +29,20 @@ class FilterResult:
     legacy_name: str
     status: str
     reason: str = ""
+    # False on a node a PreFilter node set left out: upstream never runs this filter there.
+    upstream: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        """API shape: plugin, legacyName, status, reason."""
-        return {"plugin": self.plugin, "legacyName": self.legacy_name, "status": self.status, "reason": self.reason}
+        """API shape: plugin, legacyName, status, reason (and ``upstreamRan: false`` where upstream skips it)."""
+        body: dict[str, Any] = {
+            "plugin": self.plugin,
+            "legacyName": self.legacy_name,
+            "status": self.status,
+            "reason": self.reason,
+        }
+        if not self.upstream:
+            body["upstreamRan"] = False
+        return body
 
 
 @dataclass(frozen=True)

@@ -290,11 +290,20 @@ class Snapshot:
         """Labels of a namespace ({} when unknown, as upstream's lister miss gives no labels)."""
         return self.namespaces.get(namespace, {})
 
-    def add_workload(self, obj: Mapping[str, Any]) -> None:
-        """Add or update a Service, ReplicationController, ReplicaSet or StatefulSet."""
-        kind = obj.get("kind") or ""
+    def add_workload(self, obj: Mapping[str, Any], kind: str = "") -> None:
+        """Add or update a Service, ReplicationController, ReplicaSet or StatefulSet.
+
+        ``kind`` names it when the object lacks one (items of a LIST carry no ``kind``).
+        """
+        kind = kind or obj.get("kind") or ""
         if kind in self.workloads:
             self.workloads[kind][(_namespace(obj), _name(obj))] = obj
+            self._touch()
+
+    def remove_workload(self, obj: Mapping[str, Any], kind: str = "") -> None:
+        """Forget a Service, ReplicationController, ReplicaSet or StatefulSet."""
+        kind = kind or obj.get("kind") or ""
+        if self.workloads.get(kind, {}).pop((_namespace(obj), _name(obj)), None) is not None:
             self._touch()
 
     def workload(self, kind: str, namespace: str, name: str) -> Mapping[str, Any] | None:
