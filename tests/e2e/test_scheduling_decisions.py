@@ -95,3 +95,118 @@ def test_the_record_of_a_scheduled_pod_names_the_highest_total(cluster_kubectl: 
     assert set(record["tied"]) == {name for name, total in totals.items() if total == max(totals.values())}
     table = ok(kubectl("get", "schedulingdecisions"))
     assert "wants-ssd.1" in table
+
+
+SPREAD = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: spread
+spec:
+  replicas: 6
+  selector:
+    matchLabels:
+      app: spread
+  template:
+    metadata:
+      labels:
+        app: spread
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+"""
+
+
+def per_node(items: list[dict[str, Any]]) -> dict[str, int]:
+    """How many of the Pods each node runs."""
+    counts: dict[str, int] = {}
+    for pod in items:
+        node = pod["spec"]["nodeName"]
+        counts[node] = counts.get(node, 0) + 1
+    return counts
+
+
+def test_a_deployment_is_spread_by_the_default_constraints(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
+    kubectl = cluster_kubectl
+    apply(kubectl, tmp_path, SPREAD)
+    placed = control_plane.wait_running(kubectl, 6, "-l", "app=spread")
+    # Upstream's system-default hostname constraint (maxSkew 3, ScheduleAnyway) spreads 6 over 3 equal nodes.
+    assert per_node(placed) == {"node01": 2, "node02": 2, "node03": 2}
+    out = ok(kubectl("get", "schedulingdecisions", "-o", "json"))
+    decisions = [d for d in json.loads(out)["items"] if d["pod"]["name"].startswith("spread-")]
+    assert len(decisions) >= 6
+    for decision in decisions:
+        for node in decision["nodes"]:
+            spread = next(s for s in node["scores"] if s["plugin"] == "PodTopologySpread")
+            assert spread["raw"] is not None and spread["normalized"] is not None  # scored, not skipped at PreScore
+            assert spread["inputs"]["constraints"][0]["topologyKey"] == "kubernetes.io/hostname"
+
+
+MYSQL_RC = """apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: mysql
+spec:
+  replicas: 1
+  selector:
+    app: mysql
+  template:
+    metadata:
+      labels:
+        app: mysql
+    spec:
+      containers:
+      - name: mysql
+        image: mysql:8.4
+"""
+
+
+def test_the_scale_lessons_rc_scaled_to_five_spreads(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
+    kubectl = cluster_kubectl
+    apply(kubectl, tmp_path, MYSQL_RC)
+    control_plane.wait_running(kubectl, 1, "-l", "app=mysql")
+    ok(kubectl("scale", "rc", "mysql", "--replicas=5"))
+    placed = control_plane.wait_running(kubectl, 5, "-l", "app=mysql")
+    # The image already pulled on one node is worth a few points; spreading outweighs it, as upstream.
+    assert max(per_node(placed).values()) <= 2 and len(per_node(placed)) == 3
+
+
+PINNED = """apiVersion: v1
+kind: Pod
+metadata:
+  name: pinned
+spec:
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchFields:
+          - key: metadata.name
+            operator: In
+            values: [node01]
+  containers:
+  - name: web
+    image: nginx:1.27
+    resources:
+      requests:
+        cpu: "100"
+"""
+
+
+def test_nodes_left_out_by_match_fields_count_under_node_affinity(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
+    kubectl = cluster_kubectl
+    ok(kubectl("cordon", "node02"))
+    ok(kubectl("taint", "node", "node03", "dedicated=x:NoSchedule"))
+    apply(kubectl, tmp_path, PINNED)
+    selector = ("-l", "clusterviz.io/pod=pinned", "-o", "json")
+    record = poll(lambda: json.loads(ok(kubectl("get", "schedulingdecisions", *selector))), lambda b: b["items"])
+    record = record["items"][0]
+    # node02 (cordoned) and node03 (tainted) are never filtered upstream: they count under NodeAffinity alone.
+    assert record["message"].startswith(
+        "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. "
+    )
+    events = ok(kubectl("get", "events", "--field-selector", "involvedObject.name=pinned,reason=FailedScheduling"))
+    assert "2 node(s) didn't satisfy plugin(s) [NodeAffinity]" in events
+    node02 = next(n for n in record["nodes"] if n["name"] == "node02")
+    cordoned = next(f for f in node02["filters"] if f["plugin"] == "NodeUnschedulable")
+    assert cordoned["status"] == "UnschedulableAndUnresolvable" and cordoned["upstreamRan"] is False
