@@ -98,3 +98,17 @@ def test_node_info_is_usable_on_its_own():
     again = copy.deepcopy(make_pod("p", memory="2Gi"))
     info.add_pod(again)  # same key replaces the old copy
     assert info.requested.memory == 2048 * MiB
+
+
+def test_workloads_from_a_list_are_kept_by_kind_and_forgotten_on_delete():
+    # Items of a LIST carry no kind: the scheduler's informer names it.
+    rs = {"metadata": {"name": "web", "namespace": "shop"}, "spec": {"selector": {"matchLabels": {"app": "web"}}}}
+    snap = Snapshot()
+    before = snap.generation
+    snap.add_workload(rs, "ReplicaSet")
+    assert snap.workload("ReplicaSet", "shop", "web") is rs and snap.generation > before
+    snap.add_workload({"metadata": {"name": "web", "namespace": "shop"}, "spec": {}}, "Service")
+    assert [s["metadata"]["name"] for s in snap.services("shop")] == ["web"] and snap.services("default") == []
+    snap.remove_workload(rs, "ReplicaSet")
+    assert snap.workload("ReplicaSet", "shop", "web") is None
+    assert snap.workload("Service", "shop", "web") is not None
