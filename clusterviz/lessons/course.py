@@ -1,4 +1,5 @@
-"""The ten classroom lessons of MISSION.md, in course order, in English and Simplified Chinese.
+"""The ten classroom lessons of MISSION.md and those beyond the seeds, in course order, in English and Simplified
+Chinese.
 
 Each lesson's cluster (nodes, labels, images, filler Pods) is built so that what its
 text promises really happens: the tests in ``tests/lessons`` run every script to the
@@ -7,6 +8,7 @@ end and check it through the API.
 
 from __future__ import annotations
 
+from .daemonset import DAEMON_SETS
 from .manifests import deployment, filler
 from .script import Action, Lesson, NodeSpec, Step
 
@@ -650,5 +652,5 @@ spec:
 
 LESSONS: tuple[Lesson, ...] = (
     CREATION_FLOW, NODE_NAME, NODE_SELECTOR, NODE_AFFINITY, POD_AFFINITY, RESOURCES, PORTS_AND_DISKS,
-    SCALE_AND_ROLLOUT, NODE_FAILURE, SERVICE,
+    SCALE_AND_ROLLOUT, NODE_FAILURE, SERVICE, DAEMON_SETS,
 )
