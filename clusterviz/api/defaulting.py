@@ -261,6 +261,12 @@ def _volume(volume: dict[str, Any]) -> None:
     host_path = _dict(volume, "hostPath")
     if host_path is not None:
         _default_ptr(host_path, "type", "")
+    projected = _dict(volume, "projected")
+    for projection in _dicts(projected, "sources") if projected is not None else []:
+        token = _dict(projection, "serviceAccountToken")
+        if token is not None:
+            # SetDefaults_ServiceAccountTokenProjection: a token lives an hour unless asked otherwise.
+            _default_ptr(token, "expirationSeconds", 3600)
 
 
 def _pod_spec(spec: dict[str, Any]) -> None:

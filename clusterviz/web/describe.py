@@ -370,6 +370,30 @@ VOLUME_SOURCES = (
 )
 
 
+def _optional_flag(source: dict[str, Any]) -> str:
+    """A ``*bool`` as Go's %v prints it: <nil> when unset."""
+    value = source.get("optional")
+    return "<nil>" if value is None else str(value).lower()
+
+
+def _projected(text: Text, projected: dict[str, Any]) -> None:
+    """printProjectedVolumeSource: a line or two per source (a service account token volume has three)."""
+    text.write(2, "Type:\tProjected (a volume that contains injected data from multiple sources)")
+    for source in projected.get("sources") or []:
+        if not isinstance(source, dict):
+            continue
+        if isinstance(source.get("secret"), dict):
+            text.write(2, f"SecretName:\t{source['secret'].get('name', '')}")
+            text.write(2, f"SecretOptionalName:\t{_optional_flag(source['secret'])}")
+        elif source.get("downwardAPI") is not None:
+            text.write(2, "DownwardAPI:\ttrue")
+        elif isinstance(source.get("configMap"), dict):
+            text.write(2, f"ConfigMapName:\t{source['configMap'].get('name', '')}")
+            text.write(2, f"ConfigMapOptional:\t{_optional_flag(source['configMap'])}")
+        elif isinstance(source.get("serviceAccountToken"), dict):
+            text.write(2, f"TokenExpirationSeconds:\t{source['serviceAccountToken'].get('expirationSeconds', 3600)}")
+
+
 def _volumes(text: Text, volumes: list[dict[str, Any]]) -> None:
     """describeVolumes: each volume's type and the fields of its source."""
     if not volumes:
@@ -378,6 +402,9 @@ def _volumes(text: Text, volumes: list[dict[str, Any]]) -> None:
     text.raw(0, "Volumes:")
     for volume in volumes:
         text.raw(1, f"{volume.get('name', '')}:")
+        if isinstance(volume.get("projected"), dict):
+            _projected(text, volume["projected"])
+            continue
         for field, kind, fields in VOLUME_SOURCES:
             if field in volume:
                 source = volume[field] or {}

@@ -90,3 +90,10 @@ async def test_a_copy_of_an_admitted_pod_keeps_its_token_volume():
     copy = pod("copy", volumes=first["spec"]["volumes"])
     created = await kubectl.create(copy)
     assert [v["name"] for v in token_volumes(created)] == [token_volumes(first)[0]["name"]]
+
+
+async def test_a_projected_token_of_the_users_own_lasts_an_hour_by_default():
+    volume = {"name": "token", "projected": {"sources": [{"serviceAccountToken": {"path": "token"}}]}}
+    created = await client().create(pod("own-token", volumes=[volume]))
+    own = next(v for v in created["spec"]["volumes"] if v["name"] == "token")
+    assert own["projected"] == {"defaultMode": 420, "sources": [{"serviceAccountToken": {"path": "token", "expirationSeconds": 3600}}]}
