@@ -20,6 +20,11 @@ def _labels_and_annotations(text: Text, meta: dict[str, Any]) -> None:
         text.more(0, line)
 
 
+def _count(value: Any) -> int:
+    """A count of the status (Go's zero for a missing one)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def _optional(value: Any, suffix: str = "") -> str:
     return "<unset>" if value is None else f"{value}{suffix}"
 
@@ -57,7 +62,7 @@ def describe_job(job: dict[str, Any]) -> Text:
             text.add(0, "Duration", human_duration((end - begin).total_seconds()))
     if spec.get("activeDeadlineSeconds") is not None:
         text.add(0, "Active Deadline Seconds", f"{spec['activeDeadlineSeconds']}s")
-    counts = [int(status.get(f) or 0) for f in ("active", "ready", "succeeded", "failed")]
+    counts = [_count(status.get(f)) for f in ("active", "ready", "succeeded", "failed")]
     if status.get("ready") is None:
         text.add(0, "Pods Statuses", f"{counts[0]} Active / {counts[2]} Succeeded / {counts[3]} Failed")
     else:

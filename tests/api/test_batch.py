@@ -177,3 +177,12 @@ def test_cronjob_rows_say_schedule_zone_suspend_and_last_schedule():
     assert cells("cronjobs", body)[:6] == ["tick", "*/5 * * * *", "Asia/Shanghai", "<unset>", 1, "5m"]
     body["spec"]["suspend"] = False
     assert cells("cronjobs", body)[3] == "False"
+
+
+def test_a_jobs_status_counts_are_never_negative():
+    body = apply_defaults("Job", job())
+    body["status"] = {"failed": -1, "ready": "x"}
+    assert sorted(messages("Job", body, body)) == [
+        "status.failed: Invalid value: -1: must be greater than or equal to 0",
+        'status.ready: Invalid value: "x": must be of type integer',
+    ]

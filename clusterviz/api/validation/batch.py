@@ -154,7 +154,11 @@ def validate_job(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Erro
             if selector_dict is not None:
                 errs.extend(validate_label_selector(selector_dict, "spec.selector"))
                 errs.extend(_selector_matches_template(spec, "spec"))
-    as_dict(obj.get("status"), "status", errs)
+    job_status = as_dict(obj.get("status"), "status", errs)
+    if job_status is not None:
+        # ValidateJobStatus: the counts are never negative.
+        for name in ("active", "ready", "succeeded", "failed", "terminating"):
+            errs.extend(nonnegative(get_int(job_status, name, "status", errs), f"status.{name}"))
     if old is not None:
         errs.extend(validate_object_meta_update(obj, old))
         new_spec, old_spec = dict_or_empty(obj.get("spec")), dict_or_empty(old.get("spec"))
