@@ -16,10 +16,14 @@ import yaml
 from . import codec, errors, schema
 from .request import ApiRequest
 from .resources import Resource
+from .schema.model import Definition
 from .schema.unknown import unknown_fields
 
 MODES = ("Ignore", "Strict", "Warn")
 WARNINGS = "warnings"
+APPLY_PATCH = "application/apply-patch+yaml"
+# The most warning text one response carries.
+MAX_WARNING_BYTES = 4096
 
 
 def mode(req: ApiRequest) -> str:
@@ -41,9 +45,12 @@ def check(req: ApiRequest, resource: Resource, obj: dict[str, Any], old: dict[st
     if req.payload is not None or not req.body:
         return
     directive = mode(req)
+    described = schema.for_kind(resource.group, resource.version, resource.kind)
+    if codec.media_type(req.content_type) == APPLY_PATCH:
+        _check_apply(req, resource, described, obj, directive)
+        return
     if directive == "Ignore":
         return
-    described = schema.for_kind(resource.group, resource.version, resource.kind)
     before = set(unknown_fields(described, old)) if old is not None else set()
     problems = [f'duplicate field "{path}"' for path in duplicate_fields(req.body, req.content_type)]
     problems += [f'unknown field "{path}"' for path in unknown_fields(described, obj) if path not in before]
@@ -57,12 +64,40 @@ def check(req: ApiRequest, resource: Resource, obj: dict[str, Any], old: dict[st
     req.context.setdefault(WARNINGS, []).extend(problems)
 
 
+def _check_apply(
+    req: ApiRequest, resource: Resource, described: Definition, obj: dict[str, Any], directive: str
+) -> None:
+    """Server-side apply, as upstream: a field the schema lacks fails the typed patch whatever the directive;
+    a repeated key is a strict YAML decoding error (Strict) or a warning (Warn)."""
+    unknown = unknown_fields(described, codec.parse_yaml(req.body), by_key=True)
+    if unknown:
+        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+        where = f"{meta.get('namespace', '')}/{meta.get('name', '')}; {resource.group}/{resource.version}, Kind={resource.kind}"
+        problems = [f"{path}: field not declared in schema" for path in unknown]
+        detail = problems[0] if len(problems) == 1 else "errors:\n  " + "\n  ".join(problems)
+        raise errors.bad_request(f"failed to create typed patch object ({where}): {detail}")
+    if directive == "Ignore":
+        return
+    lines = [f'line {line}: key "{path.rpartition(".")[2]}" already set in map' for path, line in _duplicates(req.body)]
+    if not lines:
+        return
+    message = "error converting YAML to JSON: yaml: unmarshal errors:\n  " + "\n  ".join(lines)
+    if directive == "Strict":
+        raise errors.bad_request(f"error strict decoding YAML: {message}")
+    req.context.setdefault(WARNINGS, []).append(message)
+
+
 def warning_header(req: ApiRequest) -> dict[str, str]:
     """The ``Warning`` header (RFC 7234, code 299) carrying the request's warnings, or nothing."""
     found = list(dict.fromkeys(req.context.get(WARNINGS) or []))  # a retried patch reports once
-    if not found:
-        return {}
-    return {"Warning": ", ".join(f"299 - {json.dumps(text)}" for text in found)}
+    parts: list[str] = []
+    for text in found:
+        # JSON quoting keeps the header one line of ASCII whatever the field names hold.
+        part = f"299 - {json.dumps(text)}"
+        if sum(len(p) + 2 for p in parts) + len(part) > MAX_WARNING_BYTES:
+            break  # as the real server, the warnings beyond the budget are left out
+        parts.append(part)
+    return {"Warning": ", ".join(parts)} if parts else {}
 
 
 class _Pairs(list[tuple[str, Any]]):
@@ -76,10 +111,18 @@ def duplicate_fields(raw: bytes, content_type: str | None) -> list[str]:
         if kind in codec.JSON_TYPES:
             return _json_duplicates(json.loads(raw, object_pairs_hook=_Pairs), "")
         if kind in codec.YAML_TYPES:
-            return _yaml_duplicates(yaml.compose(raw.decode("utf-8"), Loader=yaml.SafeLoader), "")
-    except (ValueError, yaml.YAMLError, RecursionError):
+            return [path for path, _ in _duplicates(raw)]
+    except (ValueError, RecursionError):
         pass  # the decoder already accepted the body; a scan that cannot finish reports nothing
     return []
+
+
+def _duplicates(raw: bytes) -> list[tuple[str, int]]:
+    """Repeated keys of a YAML (or JSON) body, with the line of each repeat."""
+    try:
+        return _yaml_duplicates(yaml.compose(raw.decode("utf-8"), Loader=yaml.SafeLoader), "")
+    except (ValueError, yaml.YAMLError, RecursionError):
+        return []
 
 
 def _json_duplicates(value: Any, path: str) -> list[str]:
@@ -98,15 +141,15 @@ def _json_duplicates(value: Any, path: str) -> list[str]:
     return out
 
 
-def _yaml_duplicates(node: yaml.Node | None, path: str) -> list[str]:
-    out: list[str] = []
+def _yaml_duplicates(node: yaml.Node | None, path: str) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for key_node, item in node.value:
             key = str(key_node.value)
             where = f"{path}.{key}" if path else key
             if key in seen:
-                out.append(where)
+                out.append((where, key_node.start_mark.line + 1))
             seen.add(key)
             out.extend(_yaml_duplicates(item, where))
     elif isinstance(node, yaml.SequenceNode):

@@ -121,3 +121,33 @@ async def test_objects_the_server_and_its_components_wrote_have_no_unknown_field
             group, _, version = obj["apiVersion"].rpartition("/")
             described = schema.for_kind(group, version, obj["kind"])
             assert unknown_fields(described, obj) == [], (plural, obj["metadata"]["name"])
+
+
+async def test_server_side_apply_refuses_a_field_the_schema_lacks_whatever_the_directive():
+    apply = "application/apply-patch+yaml"
+    body = deployment("applied", replica=2)
+    body["spec"]["template"]["spec"]["containers"][0]["imag"] = "nginx"
+    for directive in ("Strict", "Ignore"):
+        resp = await send("PATCH", f"{DEPLOYMENTS}/applied", body, apply, fieldManager="kubectl", fieldValidation=directive)
+        assert resp.status == 400
+        assert resp.body["message"] == (
+            "failed to create typed patch object (default/applied; apps/v1, Kind=Deployment): errors:\n"
+            '  .spec.template.spec.containers[name="web"].imag: field not declared in schema\n'
+            "  .spec.replica: field not declared in schema"
+        )
+    twice = b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: twice\ndata:\n  a: '1'\n  a: '2'\n"
+    path = "/api/v1/namespaces/default/configmaps/twice"
+    refused = await send("PATCH", path, twice, apply, fieldManager="kubectl", fieldValidation="Strict")
+    assert refused.status == 400 and refused.body["message"] == (
+        'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map'
+    )
+    warned = await send("PATCH", path, twice, apply, fieldManager="kubectl")
+    assert warned.status == 201 and "already set in map" in warned.headers["Warning"]
+
+
+async def test_a_flood_of_unknown_fields_warns_within_a_bounded_header():
+    body = deployment("flood", **{f"field{i:04}": i for i in range(500)})
+    resp = await send("POST", DEPLOYMENTS, body)
+    assert resp.status == 201
+    assert resp.headers["Warning"].startswith('299 - "unknown field \\"spec.field0000\\""')
+    assert 4000 < len(resp.headers["Warning"]) <= 4096
