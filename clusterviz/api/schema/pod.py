@@ -54,6 +54,7 @@ define(CORE + "PodSpec", "What a Pod should run and how it should be placed.", {
     "hostPID": (BOOL, "Use the node's process namespace."),
     "hostUsers": (BOOL, "Use the node's user namespace (the default) or a new one."),
     "hostname": (STRING, "The Pod's host name; defaults to the Pod's name."),
+    "hostnameOverride": (STRING, "A host name that replaces the one made from hostname and subdomain."),
     "imagePullSecrets": (array(ref(CORE + "LocalObjectReference"), "name"), "Secrets with registry credentials for pulling images."),
     "initContainers": (_CONTAINERS, "Containers run one after another, each to completion, before the others start."),
     "nodeName": (STRING, "The node the Pod is bound to; set by the scheduler (or by hand to skip it)."),
@@ -99,6 +100,7 @@ _CONTAINER_FIELDS = {
     "resizePolicy": (array(ref(CORE + "ContainerResizePolicy")), "How the container is resized in place."),
     "resources": (ref(CORE + "ResourceRequirements"), "The compute resources the container requests and is limited to."),
     "restartPolicy": (STRING, "For init containers: Always makes it a sidecar."),
+    "restartPolicyRules": (array(OPEN), "Exit codes after which the container is restarted or not, overriding restartPolicy."),
     "securityContext": (ref(CORE + "SecurityContext"), "Security settings for this container."),
     "startupProbe": (_PROBE, "A check that holds the other probes until the container has started."),
     "stdin": (BOOL, "Keep a stdin buffer open for the container."),
@@ -131,6 +133,7 @@ define(CORE + "EnvVar", "One environment variable.", {
 define(CORE + "EnvVarSource", "The source of an environment variable's value.", {
     "configMapKeyRef": (ref(CORE + "ConfigMapKeySelector"), "A key of a ConfigMap."),
     "fieldRef": (ref(CORE + "ObjectFieldSelector"), "A field of the Pod (metadata.name, status.podIP...)."),
+    "fileKeyRef": (OPEN, "A key of an environment file in a volume."),
     "resourceFieldRef": (ref(CORE + "ResourceFieldSelector"), "A resource request or limit of a container."),
     "secretKeyRef": (ref(CORE + "SecretKeySelector"), "A key of a Secret."),
 })
@@ -207,6 +210,7 @@ define(CORE + "SleepAction", "A pause.", {"seconds": (INT64, "How long to sleep.
 define(CORE + "Lifecycle", "Hooks run at a container's start and stop.", {
     "postStart": (ref(CORE + "LifecycleHandler"), "Run right after the container is created."),
     "preStop": (ref(CORE + "LifecycleHandler"), "Run before the container is stopped."),
+    "stopSignal": (STRING, "The signal that stops the container; the image's when not given."),
 })
 define(CORE + "LifecycleHandler", "What a lifecycle hook does.", {
     "exec": (ref(CORE + "ExecAction"), "Run a command."),
