@@ -1,7 +1,9 @@
 """Scheduler throughput: Pods/s through the pure cycle with the full default profile.
 
 Run: .venv/bin/python bench/scheduler.py [--budget 60] [--large] [--profile]
-Each case schedules Pods one after the other over a Snapshot (no API, no event
+Each size runs three ways: plain Pods; Pods with upstream's common affinity
+rules; and default spreading on (every Pod owned by a ReplicaSet its app's
+Service selects, so PodTopologySpread's system-default constraints score). Each case schedules Pods one after the other over a Snapshot (no API, no event
 loop), keeps every Pod's decision record in memory, and assumes the Pod onto the
 chosen node before the next one, as the running scheduler does. Cases run in a
 child process each so that the peak RSS printed is the case's own; a case stops
@@ -35,6 +37,7 @@ ZONES = ("zone-a", "zone-b", "zone-c")
 APPS = 20
 IMAGES = ("nginx:1.27", "redis:7.4", "postgres:17", "busybox:1.37", "python:3.13")
 CASES = ((1_000, 100), (10_000, 1_000))
+MODES = ("no", "affinity", "spread")
 LARGE_CASES = ((10_000, 5_000),)
 
 
@@ -60,8 +63,21 @@ def node(i: int) -> dict[str, Any]:
     }
 
 
-def pod(i: int, affinity: bool) -> dict[str, Any]:
-    """A Pod of one of 20 apps with varied requests; with ``affinity``, upstream's common spreading rules."""
+def workloads() -> list[dict[str, Any]]:
+    """Per app a ReplicaSet and a Service selecting its Pods: what default spreading derives its selector from."""
+    out: list[dict[str, Any]] = []
+    for a in range(APPS):
+        app = f"app{a:02d}"
+        meta = {"name": app, "namespace": "default"}
+        out.append({"kind": "ReplicaSet", "metadata": meta, "spec": {"selector": {"matchLabels": {"app": app}}}})
+        out.append({"kind": "Service", "metadata": meta, "spec": {"selector": {"app": app}}})
+    return out
+
+
+def pod(i: int, mode: str) -> dict[str, Any]:
+    """A Pod of one of 20 apps with varied requests; ``affinity`` adds upstream's common spreading rules,
+    ``spread`` makes it owned by its app's ReplicaSet."""
+    affinity = mode == "affinity"
     app = f"app{i % APPS:02d}"
     spec: dict[str, Any] = {
         "containers": [
@@ -98,21 +114,23 @@ def pod(i: int, affinity: bool) -> dict[str, Any]:
                 ]
             },
         }
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": f"pod{i:06d}", "namespace": "default", "uid": f"uid-{i}", "labels": {"app": app}},
-        "spec": spec,
-        "status": {"phase": "Pending"},
+    metadata: dict[str, Any] = {
+        "name": f"pod{i:06d}",
+        "namespace": "default",
+        "uid": f"uid-{i}",
+        "labels": {"app": app},
     }
+    if mode == "spread":
+        metadata["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": app, "controller": True}]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec, "status": {"phase": "Pending"}}
 
 
-def run_case(pods: int, nodes: int, affinity: bool, budget: float, profile_top: int) -> dict[str, Any]:
+def run_case(pods: int, nodes: int, mode: str, budget: float, profile_top: int) -> dict[str, Any]:
     """Schedule up to ``pods`` Pods on ``nodes`` nodes within ``budget`` seconds; return the figures."""
-    snapshot = Snapshot.from_objects(node(i) for i in range(nodes))
+    snapshot = Snapshot.from_objects((node(i) for i in range(nodes)), workloads=workloads() if mode == "spread" else ())
     profile = default_profile()
     rng = random.Random(1)
-    to_schedule = [pod(i, affinity) for i in range(pods)]
+    to_schedule = [pod(i, mode) for i in range(pods)]
     records = []
     digest = hashlib.sha256()
     start_index = 0
@@ -139,7 +157,7 @@ def run_case(pods: int, nodes: int, affinity: bool, budget: float, profile_top: 
     return {
         "pods": pods,
         "nodes": nodes,
-        "affinity": affinity,
+        "mode": mode,
         "attempted": len(records),
         "scheduled": scheduled,
         "seconds": round(elapsed, 2),
@@ -156,22 +174,23 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=60.0, help="seconds per case (default 60)")
     parser.add_argument("--large", action="store_true", help="also 10,000 Pods on 5,000 nodes")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the N hottest functions per case")
-    parser.add_argument("--case", help=argparse.SUPPRESS)  # "pods,nodes,affinity": run one case in this process
+    parser.add_argument("--case", help=argparse.SUPPRESS)  # "pods,nodes,mode": run one case in this process
+    parser.add_argument("--modes", default=",".join(MODES), help="which of no,affinity,spread to run (default all)")
     args = parser.parse_args()
     if args.case:
-        pods, nodes, affinity = args.case.split(",")
-        print(json.dumps(run_case(int(pods), int(nodes), affinity == "1", args.budget, args.profile)))
+        pods, nodes, mode = args.case.split(",")
+        print(json.dumps(run_case(int(pods), int(nodes), mode, args.budget, args.profile)))
         return
-    header = f"{'pods':>6} {'nodes':>6} {'affinity':>8} {'done':>11} {'s':>7} {'pods/s':>8} {'peak MiB':>9}  digest"
+    header = f"{'pods':>6} {'nodes':>6} {'rules':>8} {'done':>11} {'s':>7} {'pods/s':>8} {'peak MiB':>9}  digest"
     print(header)
     for pods, nodes in CASES + (LARGE_CASES if args.large else ()):
-        for affinity in (False, True):
-            command = [sys.executable, __file__, "--case", f"{pods},{nodes},{int(affinity)}",
+        for mode in args.modes.split(","):
+            command = [sys.executable, __file__, "--case", f"{pods},{nodes},{mode}",
                        "--budget", str(args.budget), "--profile", str(args.profile)]  # fmt: skip
             result = json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout)
             done = f"{result['attempted']}/{pods}"
             print(
-                f"{pods:>6} {nodes:>6} {'yes' if affinity else 'no':>8} {done:>11} {result['seconds']:>7} "
+                f"{pods:>6} {nodes:>6} {mode:>8} {done:>11} {result['seconds']:>7} "
                 f"{result['pods_per_second']:>8} {result['peak_rss_mib']:>9}  {result['digest']}",
                 flush=True,
             )

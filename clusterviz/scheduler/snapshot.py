@@ -80,6 +80,8 @@ class PodIndex:
         self.score_terms: Counter[ScoreTerm] = Counter()
         self.with_affinity = 0
         self.with_required_anti_affinity = 0
+        # Terminating Pods sit in the groups too; PodTopologySpread must not count them.
+        self.terminating = 0
 
     def add(self, pod: PodInfo) -> None:
         """Count a Pod."""
@@ -89,6 +91,7 @@ class PodIndex:
             self.score_terms[term] += 1
         self.with_affinity += pod.has_affinity
         self.with_required_anti_affinity += bool(pod.required_anti_affinity_terms)
+        self.terminating += pod.terminating
 
     def remove(self, pod: PodInfo) -> None:
         """Stop counting a Pod."""
@@ -102,6 +105,7 @@ class PodIndex:
                 del self.score_terms[term]
         self.with_affinity -= pod.has_affinity
         self.with_required_anti_affinity -= bool(pod.required_anti_affinity_terms)
+        self.terminating -= pod.terminating
 
 
 class Snapshot:

@@ -83,15 +83,33 @@ def random_pod(rng: random.Random, name: str, node: str | None = None) -> dict[s
         spec["tolerations"] = [{"key": "soft", "operator": "Exists"}]
     if rng.random() < 0.2:
         spec["nodeSelector"] = {"disk": "ssd"}
-    return make_pod(
+    app = rng.choice("xyz")
+    pod = make_pod(
         name,
         cpu=rng.choice((None, "100m", "500m", "3")),
         memory=rng.choice((None, "128Mi", "1Gi", "6Gi")),
         image=rng.choice(IMAGES),
-        labels={"app": rng.choice("xyz")},
+        labels={"app": app},
         node=node,
         **spec,
     )
+    if rng.random() < 0.5:  # owned by its app's ReplicaSet: default spreading applies
+        pod["metadata"]["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": app,
+                                               "controller": True}]  # fmt: skip
+    return pod
+
+
+def workloads() -> list[dict[str, Any]]:
+    """A ReplicaSet per app, and a Service selecting app z: the default selector's sources."""
+    out: list[dict[str, Any]] = [
+        {"kind": "ReplicaSet", "metadata": {"name": app, "namespace": "default"},
+         "spec": {"selector": {"matchLabels": {"app": app}}}}
+        for app in "xyz"
+    ]  # fmt: skip
+    out.append(
+        {"kind": "Service", "metadata": {"name": "z", "namespace": "default"}, "spec": {"selector": {"app": "z"}}}
+    )
+    return out
 
 
 def check_plugins(snapshot: Any, pod: dict[str, Any]) -> int:
@@ -136,7 +154,9 @@ def test_batch_forms_match_the_per_node_rules_on_random_clusters(seed):
     rng = random.Random(seed)
     nodes = [random_node(rng, i) for i in range(rng.choice((3, 20, 60)))]
     placed = [random_pod(rng, f"placed{i}", rng.choice(nodes)["metadata"]["name"]) for i in range(rng.randint(0, 40))]
-    snapshot = snap(nodes, placed)
+    if placed and seed % 3 == 0:  # a terminating Pod: PodTopologySpread must leave it out of its counts
+        placed[0]["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    snapshot = snap(nodes, placed, workloads=workloads())
     compared = 0
     for i in range(6):
         pod = random_pod(rng, f"incoming{i}")

@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
+
+import numpy as np
 
 from clusterviz.apimachinery.labels import Requirement, Selector, SelectorError, selector_from_label_selector
 from clusterviz.apimachinery.labels import selector_from_set as _selector_from_set
@@ -28,9 +30,11 @@ from clusterviz.scheduler.framework import (
     QueueingHint,
     Status,
     go_div,
+    go_div_nodes,
     go_round,
 )
 from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
+from clusterviz.scheduler.nodetable import ABSENT, POD_GROUP, NodeTable
 from clusterviz.scheduler.plugins.node_affinity import RequiredNodeAffinity, required_node_affinity
 from clusterviz.scheduler.plugins.taint_toleration import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
 
@@ -152,6 +156,28 @@ def count_matching(node: NodeInfo, selector: Selector, namespace: str) -> int:
     return sum(
         1 for p in node.pods.values() if not p.terminating and p.namespace == namespace and selector.matches(p.labels)
     )
+
+
+def matching_rows(snapshot: Any, table: NodeTable, selector: Selector, namespace: str) -> np.ndarray | None:
+    """:func:`count_matching` for every row of ``table`` at once, summed from the snapshot's Pod groups.
+
+    None while some counted Pod is terminating: the groups include it, so callers count node by node.
+    """
+    if snapshot is None or snapshot.pods.terminating:
+        return None
+    out = np.zeros(len(table), np.int64)
+    for group in snapshot.pods.groups:
+        group_namespace, labels = cast(tuple[str, tuple[tuple[str, str], ...]], group)
+        if group_namespace == namespace and selector.matches(dict(labels)):
+            out += table.column(POD_GROUP, group)
+    return out
+
+
+def _all_nodes_included(pod: PodInfo, constraints: Sequence[SpreadConstraint]) -> bool:
+    """True when no node inclusion policy can leave a node out (no required node affinity honoured, no taints)."""
+    required = required_node_affinity(pod.spec)
+    trivial = not required.node_selector and required.terms is None
+    return all((trivial or c.node_affinity_policy != "Honor") and c.node_taints_policy != "Honor" for c in constraints)
 
 
 def has_all_keys(node: NodeInfo, constraints: Sequence[SpreadConstraint]) -> bool:
@@ -319,16 +345,17 @@ class PodTopologySpread(BasePlugin):
         for i, c in enumerate(constraints):
             size = len(nodes) - len(s.ignored) if c.topology_key == HOSTNAME else sizes[i]
             s.weights.append(math.log(size + 2))
-        required = required_node_affinity(pod.spec)
-        for node in snapshot.list():
-            if require_all and not has_all_keys(node, constraints):
-                continue
-            for i, c in enumerate(constraints):
-                if not c.includes_node(pod, node, required):
+        if not _count_by_columns(s, pod, require_all, snapshot):
+            required = required_node_affinity(pod.spec)
+            for node in snapshot.list():
+                if require_all and not has_all_keys(node, constraints):
                     continue
-                value = node.labels.get(c.topology_key, "")
-                if c.topology_key != HOSTNAME and value in s.counts[i]:
-                    s.counts[i][value] += count_matching(node, c.selector, pod.namespace)
+                for i, c in enumerate(constraints):
+                    if not c.includes_node(pod, node, required):
+                        continue
+                    value = node.labels.get(c.topology_key, "")
+                    if c.topology_key != HOSTNAME and value in s.counts[i]:
+                        s.counts[i][value] += count_matching(node, c.selector, pod.namespace)
         state.write(NAME + "/score", s)
         return Status()
 
@@ -341,6 +368,31 @@ class PodTopologySpread(BasePlugin):
         for term in s.terms(pod, node):
             total += term["matching"] * term["weight"] + (term["maxSkew"] - 1)
         return go_round(total)
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
+        """:meth:`score` for the given rows at once, adding the terms in the same order (the same floats)."""
+        s: _ScoreState = state.read(NAME + "/score")
+        names = table.name_array[rows]
+        ignored = np.isin(names, list(s.ignored)) if s.ignored else np.zeros(len(rows), bool)
+        state.write(NAME + "/ignoredRows", ignored)
+        total = np.zeros(len(rows))
+        for i, c in enumerate(s.constraints):
+            codes, distinct = table.labels(c.topology_key)
+            code = codes[rows]
+            if c.topology_key == HOSTNAME:
+                matching = matching_rows(state.snapshot, table, c.selector, pod.namespace)
+                if matching is None:
+                    infos = table.infos
+                    return np.fromiter((self.score(state, pod, infos[r]) for r in rows.tolist()), np.int64, len(rows))
+                count = matching[rows]
+            else:
+                # One count per domain, and a trailing 0 that ABSENT (-1) picks.
+                count = np.array([s.counts[i].get(v, 0) for v in distinct] + [0], np.int64)[code]
+            total += np.where(code != ABSENT, count * s.weights[i] + (c.max_skew - 1), 0.0)
+        whole = np.floor(total)
+        raw = (whole + (total - whole >= 0.5)).astype(np.int64)  # go_round of non-negative totals
+        raw[ignored] = 0
+        return raw
 
     def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
         """:meth:`_ScoreState.terms` on this node; an ignored node (missing a key) scores 0."""
@@ -365,6 +417,20 @@ class PodTopologySpread(BasePlugin):
                 out[name] = go_div(MAX_NODE_SCORE * (max_score + min_score - raw), max_score)
         return out
 
+    def normalize_nodes(self, state: CycleState, pod: PodInfo, raw: np.ndarray) -> np.ndarray:
+        """:meth:`normalize_score` over the column :meth:`score_nodes` gave."""
+        ignored = state.get(NAME + "/ignoredRows")
+        if ignored is None or len(ignored) != len(raw):
+            ignored = np.zeros(len(raw), bool)
+        counted = raw[~ignored]
+        high, low = (int(counted.max()), int(counted.min())) if len(counted) else (0, 0)
+        if high == 0:
+            out = np.full(len(raw), MAX_NODE_SCORE, np.int64)
+        else:
+            out = go_div_nodes(MAX_NODE_SCORE * (high + low - raw), high).astype(np.int64)
+        out[ignored] = 0
+        return out
+
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """Matching Pods added, relabelled or deleted; nodes added, removed, relabelled or re-tainted."""
         return [
@@ -380,6 +446,35 @@ class PodTopologySpread(BasePlugin):
                 hint_node_change,
             ),
         ]
+
+
+def _count_by_columns(s: _ScoreState, pod: PodInfo, require_all: bool, snapshot: Any) -> bool:
+    """PreScore's per-domain counts over all nodes from the table's columns; False to count node by node.
+
+    Only when no inclusion policy leaves a node out and no counted Pod is terminating.
+    """
+    constraints = s.constraints
+    if snapshot.pods.terminating or not _all_nodes_included(pod, constraints):
+        return False
+    table = snapshot.table()
+    eligible = np.ones(len(table), bool)
+    if require_all:
+        for c in constraints:
+            eligible &= table.labels(c.topology_key)[0] != ABSENT
+    for i, c in enumerate(constraints):
+        if c.topology_key == HOSTNAME or not s.counts[i]:
+            continue
+        matching = matching_rows(snapshot, table, c.selector, pod.namespace)
+        assert matching is not None
+        codes, distinct = table.labels(c.topology_key)
+        slots = {value: j for j, value in enumerate(distinct)}
+        # A node without the key is in domain "" (with any node labelled "").
+        absent = slots.get("", len(distinct))
+        index = np.where(codes == ABSENT, absent, codes)
+        totals = np.bincount(index[eligible], weights=matching[eligible], minlength=len(distinct) + 1)
+        for value in s.counts[i]:
+            s.counts[i][value] += int(totals[slots.get(value, absent)])
+    return True
 
 
 def _pod_constraints(pod: Mapping[str, Any]) -> list[SpreadConstraint]:
