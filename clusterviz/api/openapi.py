@@ -211,6 +211,12 @@ V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
 
 
 @functools.cache
+def swagger_json() -> bytes:
+    """GET /openapi/v2 as JSON, encoded once."""
+    return json.dumps(swagger(), separators=(",", ":")).encode()
+
+
+@functools.cache
 def swagger_protobuf() -> bytes:
     """GET /openapi/v2 as kubectl asks for it: the same document as protobuf."""
     return openapi_proto.document(swagger())

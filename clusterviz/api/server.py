@@ -118,7 +118,7 @@ def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:
     elif parts == ["openapi", "v2"] and "protobuf" in req.accept:
         return ApiResponse(200, openapi.swagger_protobuf(), content_type=openapi.V2_PROTOBUF)
     elif parts == ["openapi", "v2"]:
-        body = openapi.swagger()
+        return ApiResponse(200, openapi.swagger_json())
     if body is None:
         raise errors.not_found_path()
     return ApiResponse(200, body)

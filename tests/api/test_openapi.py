@@ -100,7 +100,7 @@ async def test_the_root_names_each_document_by_its_hash_and_a_hashed_url_is_cach
 
 @pytest.mark.django_db
 async def test_v2_is_swagger_as_json_and_as_kubectls_protobuf():
-    swagger = (await get("/openapi/v2")).body
+    swagger = json.loads((await get("/openapi/v2")).body)
     assert swagger["swagger"] == "2.0"
     pod = swagger["definitions"]["io.k8s.api.core.v1.Pod"]
     assert pod["properties"]["spec"]["$ref"] == "#/definitions/io.k8s.api.core.v1.PodSpec"
