@@ -312,6 +312,10 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     obj = validated(resource, obj)
     await ensure_namespace(cid, rp, str(obj["metadata"].get("name") or ""))
     await _allocate(cid, rp, obj)
+    if not _is_apply(req):
+        obj = managedfields.track_update(
+            None, obj, _manager(req), "", resource.group_version, clock.rfc3339(), has_status=resource.has_status
+        )
     if resource.kind == "Pod":
         account = await _get(cid, kv.Key("serviceaccounts", rp.namespace, serviceaccount.account_name(obj)))
         obj = serviceaccount.admit_pod(obj, account, strategy.random_suffix())
@@ -340,7 +344,8 @@ def _preconditionresource_version(obj: dict[str, Any], rp: ResourcePath) -> int 
 
 
 async def _write_update(
-    req: ApiRequest, rp: ResourcePath, cid: int, old: dict[str, Any], new: dict[str, Any], precondition: int | None
+    req: ApiRequest, rp: ResourcePath, cid: int, old: dict[str, Any], new: dict[str, Any], precondition: int | None,
+    *, track: bool = True,
 ) -> dict[str, Any]:
     """Shared tail of update and patch: keep what may not change, validate, store."""
     resource = rp.resource
@@ -368,6 +373,10 @@ async def _write_update(
         return new
     if new == old:
         return old
+    if track:
+        new = managedfields.track_update(
+            old, new, _manager(req), rp.sub, resource.group_version, clock.rfc3339(), has_status=resource.has_status
+        )
     held = _namespace_finalizers(new) if resource.kind == "Namespace" else new["metadata"].get("finalizers")
     if new["metadata"].get("deletionTimestamp") and not held and resource.kind != "Pod":
         # The last finalizer is gone: the deletion that waited for it happens now.
@@ -411,13 +420,28 @@ def decode_patch(req: ApiRequest) -> tuple[str, Any]:
     return kind, patch
 
 
+def _manager(req: ApiRequest) -> str:
+    return managedfields.manager_of(req.query.get("fieldManager", ""), req.user_agent, req.client)
+
+
+def _is_apply(req: ApiRequest) -> bool:
+    return PATCH_TYPES.get(codec.media_type(req.content_type)) == "apply"
+
+
 def _owned_by_applier(
     req: ApiRequest, resource: Resource, old: dict[str, Any], new: dict[str, Any], config: dict[str, Any]
 ) -> dict[str, Any]:
-    """Server-side apply: drop what this manager applied before and applies no more; record what it applies."""
+    """Server-side apply: refuse conflicts unless forced; drop what this manager applied before and applies
+    no more (and nobody else owns); record what it applies."""
     manager = req.query.get("fieldManager", "")
     owned = managedfields.field_set(config)
-    new = managedfields.remove(new, managedfields.applied_by(old, manager) - owned)
+    found = managedfields.conflicts(old, new, owned, manager)
+    if found and not req.flag("force"):
+        message, causes = managedfields.conflict_message(found, resource.group_version)
+        raise errors.StatusError(409, "Conflict", message, {"causes": causes})
+    new = managedfields.strip(new, set(found), manager)
+    others = set(managedfields.owned_by_others(old, manager))
+    new = managedfields.remove(new, managedfields.applied_by(old, manager) - owned - others)
     return managedfields.record(new, manager, owned, resource.group_version, clock.rfc3339())
 
 
@@ -472,7 +496,7 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         if kind == "json" and resource_version(new) != resource_version(old):
             precondition = resource_version(new)
         try:
-            stored = await _write_update(req, rp, cid, old, new, precondition)
+            stored = await _write_update(req, rp, cid, old, new, precondition, track=kind != "apply")
         except kv.RevisionConflict:
             if precondition is not None:
                 raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT) from None

@@ -1,11 +1,17 @@
-"""Server-side apply's field ownership, as far as an applier needs it: what it stops applying goes.
+"""Field ownership (``metadata.managedFields``), as the API server's field manager keeps it.
 
-Each apply records, in ``metadata.managedFields``, the fields its configuration set (FieldsV1:
-``f:<field>`` for map keys, ``k:{"name":"web"}`` for an item of a list merged by key,
-``v:<value>`` for an item of a set, ``.`` for an item itself). The next apply by the same manager
-removes from the object the fields it owned before and no longer sets, so deleting a line from a
-manifest and applying it again deletes the field, as in Kubernetes. Ownership by other writers
-(updates, patches) is not tracked: a field this applier gives up goes even if another also set it.
+Fields are named as FieldsV1 does: ``f:<field>`` for map keys, ``k:{"name":"web"}`` for an item
+of a list merged by key, ``v:<value>`` for an item of a set, ``.`` for an item itself.
+
+- Every create, update and patch records an ``Update`` entry for its manager (``?fieldManager=``,
+  else the caller's User-Agent up to its first ``/``; ``kubelet``, ``kube-scheduler`` and
+  ``kube-controller-manager`` for the components), owning the fields it changed; the same fields
+  leave the other managers' entries. A status write is its own entry (``subresource: status``).
+- An apply records an ``Apply`` entry with the fields its configuration sets. Its next apply removes
+  from the object the fields it owned and no longer sets, unless another manager owns them too, so
+  deleting a line from a manifest and applying it again deletes the field, as in Kubernetes.
+- An apply that would change a field another manager owns is a conflict (409) unless forced; forced,
+  the field changes hands.
 """
 
 from __future__ import annotations
@@ -24,8 +30,13 @@ META_NOT_OWNED = {"name", "namespace", "uid", "resourceVersion", "generation", "
 
 def field_set(config: dict[str, Any]) -> set[Path]:
     """The leaf paths an applied configuration sets."""
-    out: set[Path] = set()
-    for key, value in config.items():
+    return set(leaves(config))
+
+
+def leaves(obj: dict[str, Any]) -> dict[Path, Any]:
+    """Each leaf path of an object with its value (an item of a keyed list is a leaf too, ``.``)."""
+    out: dict[Path, Any] = {}
+    for key, value in obj.items():
         if key in NOT_OWNED:
             continue
         if key == "metadata" and isinstance(value, dict):
@@ -36,7 +47,7 @@ def field_set(config: dict[str, Any]) -> set[Path]:
     return out
 
 
-def _collect(value: Any, path: Path, names: Path, out: set[Path]) -> None:
+def _collect(value: Any, path: Path, names: Path, out: dict[Path, Any]) -> None:
     if isinstance(value, dict) and value:
         for key, inner in value.items():
             _collect(inner, (*path, f"f:{key}"), (*names, key), out)
@@ -46,13 +57,13 @@ def _collect(value: Any, path: Path, names: Path, out: set[Path]) -> None:
         if meta is not None and meta.strategy == MERGE:
             for item in value:
                 if meta.merge_key is None:
-                    out.add((*path, "v:" + json.dumps(item, sort_keys=True, separators=(",", ":"))))
+                    out[(*path, "v:" + json.dumps(item, sort_keys=True, separators=(",", ":")))] = True
                 elif isinstance(item, dict) and meta.merge_key in item:
                     key = "k:" + json.dumps({meta.merge_key: item[meta.merge_key]}, separators=(",", ":"))
-                    out.add((*path, key, ITEM))
+                    out[(*path, key, ITEM)] = True
                     _collect(item, (*path, key), names, out)
             return
-    out.add(path)
+    out[path] = value
 
 
 def to_fields_v1(paths: set[Path]) -> dict[str, Any]:
@@ -141,3 +152,146 @@ def record(obj: dict[str, Any], manager: str, paths: set[Path], api_version: str
     })  # fmt: skip
     meta["managedFields"] = entries
     return obj
+
+
+# --- ownership by every writer -------------------------------------------------------------------
+
+COMPONENT_MANAGERS = {"scheduler": "kube-scheduler", "controller-manager": "kube-controller-manager"}
+_MISSING = object()
+
+
+def manager_of(field_manager: str, user_agent: str, client: str) -> str:
+    """The manager a write is recorded under, as the API server names it."""
+    if field_manager:
+        return field_manager
+    if user_agent:
+        return user_agent.split("/", 1)[0]
+    if client.startswith("kubelet"):
+        return "kubelet"
+    return COMPONENT_MANAGERS.get(client, client)
+
+
+def _key(entry: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return entry.get("manager"), entry.get("operation"), entry.get("subresource", "")
+
+
+def _in_scope(paths: set[Path], subresource: str, has_status: bool) -> set[Path]:
+    """A status write owns status fields only; a write of the main resource, of a kind with status, none of them."""
+    if subresource == "status":
+        return {p for p in paths if p[0] == "f:status"}
+    if has_status:
+        return {p for p in paths if p[0] != "f:status"}
+    return paths
+
+
+def track_update(
+    old: dict[str, Any] | None, new: dict[str, Any], manager: str, subresource: str, api_version: str, time: str,
+    *, has_status: bool,
+) -> dict[str, Any]:
+    """Record ``manager``'s Update of ``old`` into ``new`` (``old`` None: a create) in ``new``'s managedFields."""
+    new_leaves = leaves(new)
+    old_leaves = leaves(old) if old is not None else {}
+    changed = _in_scope({p for p, v in new_leaves.items() if old_leaves.get(p, _MISSING) != v}, subresource, has_status)
+    meta = new.setdefault("metadata", {})
+    sent = meta.get("managedFields")
+    base = sent if isinstance(sent, list) and sent else ((old or {}).get("metadata") or {}).get("managedFields") or []
+    me = (manager, "Update", subresource)
+    entries: list[dict[str, Any]] = []
+    previous: dict[str, Any] | None = None  # the manager's own entry so far
+    owned = set(changed)
+    position = None
+    for entry in base:
+        if not isinstance(entry, dict):
+            continue
+        paths = from_fields_v1(entry.get("fieldsV1"))
+        kept = {p for p in paths if p in new_leaves}
+        if _key(entry) == me:
+            previous, position = entry, len(entries)
+            owned |= kept
+            continue
+        kept -= changed
+        if kept:
+            entries.append(entry if kept == paths else {**entry, "fieldsV1": to_fields_v1(kept)})
+    if owned:
+        entry = {"manager": manager, "operation": "Update", "apiVersion": api_version,
+                 "time": time if changed or previous is None else previous.get("time", time),
+                 "fieldsType": "FieldsV1", "fieldsV1": to_fields_v1(owned)}
+        if subresource:
+            entry["subresource"] = subresource
+        entries.insert(len(entries) if position is None else position, entry)
+    if entries:
+        meta["managedFields"] = entries
+    else:
+        meta.pop("managedFields", None)
+    return new
+
+
+def owned_by_others(obj: dict[str, Any], manager: str) -> dict[Path, list[dict[str, Any]]]:
+    """Each field some other manager owns, with the entries that own it."""
+    out: dict[Path, list[dict[str, Any]]] = {}
+    for entry in (obj.get("metadata") or {}).get("managedFields") or []:
+        if isinstance(entry, dict) and not (entry.get("manager") == manager and entry.get("operation") == "Apply"):
+            for path in from_fields_v1(entry.get("fieldsV1")):
+                out.setdefault(path, []).append(entry)
+    return out
+
+
+def conflicts(old: dict[str, Any], new: dict[str, Any], applied: set[Path], manager: str) -> dict[Path, list[str]]:
+    """Fields the apply sets to a value other than the one another manager set: path -> those managers."""
+    others = owned_by_others(old, manager)
+    old_leaves, new_leaves = leaves(old), leaves(new)
+    return {
+        path: [str(e.get("manager")) for e in others[path]]
+        for path in sorted(applied)
+        if path in others and path in old_leaves and old_leaves[path] != new_leaves.get(path, _MISSING)
+    }
+
+
+def strip(obj: dict[str, Any], paths: set[Path], manager: str) -> dict[str, Any]:
+    """Take ``paths`` from every manager but ``manager``'s Apply entry (a forced apply takes them over)."""
+    meta = obj.setdefault("metadata", {})
+    entries = []
+    for entry in meta.get("managedFields") or []:
+        if not isinstance(entry, dict):
+            continue
+        if entry.get("manager") == manager and entry.get("operation") == "Apply":
+            entries.append(entry)
+            continue
+        kept = from_fields_v1(entry.get("fieldsV1")) - paths
+        if kept:
+            entries.append({**entry, "fieldsV1": to_fields_v1(kept)})
+    meta["managedFields"] = entries
+    return obj
+
+
+def describe_path(path: Path) -> str:
+    """A field as conflict messages name it: ``.spec.template.spec.containers[name="web"].image``."""
+    out = ""
+    for part in path:
+        if part.startswith("f:"):
+            out += "." + part[2:]
+        elif part.startswith("k:"):
+            key = json.loads(part[2:])
+            out += "[" + ",".join(f"{k}={json.dumps(v)}" for k, v in key.items()) + "]"
+        elif part.startswith("v:"):
+            out += f"[={part[2:]}]"
+    return out
+
+
+def conflict_message(found: dict[Path, list[str]], api_version: str) -> tuple[str, list[dict[str, str]]]:
+    """Upstream's "Apply failed with N conflict(s)" message and its causes."""
+    by_manager: dict[str, list[str]] = {}
+    causes = []
+    for path, managers in found.items():
+        for manager in managers:
+            by_manager.setdefault(manager, []).append(describe_path(path))
+            causes.append({"reason": "FieldManagerConflict",
+                           "message": f'conflict with "{manager}" using {api_version}', "field": describe_path(path)})
+    if len(causes) == 1:
+        (manager, (field,)), = by_manager.items()
+        return f'Apply failed with 1 conflict: conflict with "{manager}" using {api_version}: {field}', causes
+    parts = [
+        f'conflicts with "{manager}" using {api_version}:\n' + "\n".join(f"- {f}" for f in fields)
+        for manager, fields in by_manager.items()
+    ]
+    return f"Apply failed with {len(causes)} conflicts: " + "\n".join(parts), causes

@@ -25,6 +25,8 @@ class ApiRequest:
     accept: str = ""
     # Who is calling, as the flow diagram names it: kubectl, client, scheduler, kubelet/node01...
     client: str = "client"
+    # The HTTP caller's User-Agent (names its field manager when it does not).
+    user_agent: str = ""
     host: str = "127.0.0.1"
     # Already-decoded body from in-process callers (skips JSON encoding).
     payload: Any = None

@@ -40,6 +40,7 @@ async def api(request: HttpRequest, cluster: str, path: str = "") -> HttpRespons
         content_type=request.headers.get("Content-Type", ""),
         accept=request.headers.get("Accept", ""),
         client=client_name(request.headers.get("User-Agent", "")),
+        user_agent=request.headers.get("User-Agent", ""),
         host=request.get_host(),
     )
     return to_http(await dispatch(req))
