@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from clusterviz.api import openapi, resources, schema
+from clusterviz.api.defaulting import apply_defaults
 from clusterviz.api.request import ApiRequest
+from clusterviz.api.schema.unknown import unknown_fields
 from clusterviz.api.server import dispatch
 from clusterviz.apimachinery.protobuf import _iter_fields
 
@@ -115,3 +117,54 @@ async def test_v2_is_swagger_as_json_and_as_kubectls_protobuf():
         assert number == 1 and isinstance(named, bytes)
         names.append(dict((n, v) for n, _, v in _iter_fields(named))[1].decode())
     assert names == list(swagger["definitions"])
+
+
+POD_SPEC = {
+    "containers": [{
+        "name": "web", "image": "nginx",
+        "ports": [{"containerPort": 80}],
+        "env": [{"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}],
+        "resources": {"requests": {"cpu": "0.5"}},
+        "livenessProbe": {"httpGet": {"port": 80}},
+        "readinessProbe": {"exec": {"command": ["true"]}},
+        "volumeMounts": [{"name": "cfg", "mountPath": "/etc/cfg"}],
+    }],
+    "initContainers": [{"name": "init", "image": "busybox"}],
+    "volumes": [{"name": "cfg", "configMap": {"name": "cfg"}}, {"name": "s", "secret": {"secretName": "s"}},
+                {"name": "e", "emptyDir": {}}, {"name": "h", "hostPath": {"path": "/tmp"}}],
+}
+TEMPLATE = {"metadata": {"labels": {"app": "a"}}, "spec": POD_SPEC}
+SELECTOR = {"matchLabels": {"app": "a"}}
+SAMPLES: dict[str, dict[str, Any]] = {
+    "Pod": {"spec": POD_SPEC},
+    "Deployment": {"spec": {"selector": SELECTOR, "template": TEMPLATE}},
+    "ReplicaSet": {"spec": {"selector": SELECTOR, "template": TEMPLATE}},
+    "ReplicationController": {"spec": {"template": TEMPLATE}},
+    "DaemonSet": {"spec": {"selector": SELECTOR, "template": TEMPLATE}},
+    "Job": {"spec": {"template": {**TEMPLATE, "spec": {**POD_SPEC, "restartPolicy": "Never"}}}},
+    "CronJob": {"spec": {"schedule": "* * * * *", "jobTemplate": {"spec": {"template": TEMPLATE}}}},
+    "Service": {"spec": {"selector": {"app": "a"}, "ports": [{"port": 80}], "type": "NodePort"}},
+    "Namespace": {},
+    "Node": {"spec": {"taints": [{"key": "k", "effect": "NoSchedule"}]}},
+    "ConfigMap": {"data": {"a": "b"}},
+    "Secret": {"stringData": {"a": "b"}},
+    "ServiceAccount": {},
+    "Endpoints": {"subsets": [{"addresses": [{"ip": "10.0.0.1"}], "ports": [{"port": 80}]}]},
+    "Event": {"involvedObject": {"kind": "Pod", "name": "p"}, "reason": "R", "message": "m"},
+    "Lease": {"spec": {"holderIdentity": "n"}},
+    "PodDisruptionBudget": {"spec": {"minAvailable": 1, "selector": SELECTOR}},
+    "ControllerRevision": {"revision": 1, "data": {}},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+def test_defaulting_fills_in_only_fields_the_description_knows(kind: str):
+    # The description is what the defaults are checked against, so the two cannot drift apart.
+    r = next(r for r in resources.RESOURCES if r.kind == kind)
+    obj = {"apiVersion": r.group_version, "kind": kind, "metadata": {"name": "x", "namespace": "default"}, **SAMPLES[kind]}
+    defaulted = apply_defaults(kind, obj)
+    assert unknown_fields(schema.for_kind(r.group, r.version, kind), defaulted) == []
+
+
+def test_every_served_kind_has_a_defaulting_sample():
+    assert {r.kind for r in resources.RESOURCES if r.group != "clusterviz.io"} == set(SAMPLES)
