@@ -13,6 +13,8 @@ from typing import Any
 
 import yaml
 
+from clusterviz.apimachinery.unstructured import dict_or_empty
+
 from . import codec, errors, schema
 from .request import ApiRequest
 from .resources import Resource
@@ -71,7 +73,7 @@ def _check_apply(
     a repeated key is a strict YAML decoding error (Strict) or a warning (Warn)."""
     unknown = unknown_fields(described, codec.parse_yaml(req.body), by_key=True)
     if unknown:
-        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+        meta = dict_or_empty(obj.get("metadata"))
         where = f"{meta.get('namespace', '')}/{meta.get('name', '')}; {resource.group}/{resource.version}, Kind={resource.kind}"
         problems = [f"{path}: field not declared in schema" for path in unknown]
         detail = problems[0] if len(problems) == 1 else "errors:\n  " + "\n  ".join(problems)
