@@ -408,17 +408,41 @@ def _image_score(inputs: Mapping[str, Any], raw: int) -> list[str]:
 def _spread_score(inputs: Mapping[str, Any], raw: int) -> list[str]:
     if inputs["ignored"]:
         return [_("the node lacks a topology key of the constraints: ignored, scores 0")]
-    lines = [
-        _("%(key)s=%(domain)s: %(matching)d matching Pods × %(weight).2f + (%(max)d − 1)")
-        % {
-            "key": c["topologyKey"],
-            "domain": c["domain"],
-            "matching": c["matching"],
-            "weight": c["weight"],
-            "max": c["maxSkew"],
-        }
-        for c in inputs["constraints"]
-    ]
+    lines = []
+    constraints = inputs["constraints"]
+    if inputs.get("defaulted") and constraints:
+        lines.append(
+            _(
+                "no topologySpreadConstraints of its own: the default ones (ScheduleAnyway), counting Pods "
+                "that match %(selector)s, from the Services selecting the Pod and the controller owning it"
+            )
+            % {"selector": constraints[0]["selector"]}
+        )
+    for c in constraints:
+        lines.append(
+            _("%(key)s=%(domain)s: %(matching)d matching Pods × %(weight).2f + (%(max)d − 1)")
+            % {
+                "key": c["topologyKey"],
+                "domain": c["domain"],
+                "matching": c["matching"],
+                "weight": c["weight"],
+                "max": c["maxSkew"],
+            }
+        )
+        if "skew" in c:
+            lines.append(
+                _(
+                    "weight ln(%(domains)d domains + 2); skew here %(matching)d − fewest %(minimum)d "
+                    "= %(skew)d (maxSkew %(max)d)"
+                )
+                % {
+                    "domains": c["domains"],
+                    "matching": c["matching"],
+                    "minimum": c["minimum"],
+                    "skew": c["skew"],
+                    "max": c["maxSkew"],
+                }  # fmt: skip
+            )
     lines.append(_("rounded: %(raw)d (fewer matching Pods score higher once normalised)") % {"raw": raw})
     return lines
 

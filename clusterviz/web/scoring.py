@@ -87,6 +87,8 @@ class FilterCell:
     status: str
     reason: str
     lines: list[str] = field(default_factory=list)
+    # False on a node a PreFilter node set left out: upstream never runs this filter there.
+    upstream: bool = True
 
     @property
     def css(self) -> str:
@@ -96,7 +98,10 @@ class FilterCell:
     @property
     def title(self) -> str:
         """What the status code means, in the page's language."""
-        return str(STATUS_TITLES.get(self.status, self.status))
+        title = str(STATUS_TITLES.get(self.status, self.status))
+        if not self.upstream:
+            return title + " " + str(_("(upstream never runs this filter here: a PreFilter left the node out)"))
+        return title
 
     @property
     def verdict(self) -> SafeString:
@@ -263,7 +268,9 @@ def build_panel(record: dict[str, Any]) -> Panel:
         for p in filters:
             entry = results.get(p.name, {})
             lines = filter_lines(entry) if entry else []
-            verdicts.append(FilterCell(entry.get("status", SKIP), entry.get("reason", ""), lines))
+            verdicts.append(
+                FilterCell(entry.get("status", SKIP), entry.get("reason", ""), lines, entry.get("upstreamRan", True))
+            )
         filter_rows.append(FilterRow(node["name"], verdicts, bool(node.get("feasible")), index))
 
     feasible = [node for node in nodes if node.get("feasible")]
@@ -370,7 +377,7 @@ def _blockers(panel: Panel) -> list[Blocker]:
     out = []
     for row in panel.filter_rows:
         for plugin, cell in zip(panel.filters, row.cells, strict=True):
-            if cell.css == "fail":
+            if cell.css == "fail" and cell.upstream:
                 out.append(Blocker(row.node, plugin.name, cell.reason or cell.status, cell.lines))
                 break
     return out

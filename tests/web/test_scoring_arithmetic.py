@@ -153,3 +153,32 @@ def test_the_panel_is_sized_in_em_so_a_bigger_container_font_scales_it():
     assert "rem" not in panel
     # Pixels only for hairlines and outlines.
     assert set(re.findall(r"(\d*\.?\d+)px", panel)) <= {"1", "2", "3"}
+
+
+def test_default_spreading_shows_its_selector_the_counts_per_node_and_the_skew():
+    rs = {"kind": "ReplicaSet", "metadata": {"name": "web", "namespace": "default"},
+          "spec": {"selector": {"matchLabels": {"app": "web"}}}}  # fmt: skip
+    owner = [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web", "controller": True}]
+    placed = [make_pod(f"web-{i}", cpu="100m", labels={"app": "web"}, node="node01") for i in range(2)]
+    incoming = make_pod("web-new", cpu="100m", labels={"app": "web"})
+    incoming["metadata"]["ownerReferences"] = owner
+    nodes = [make_node("node01"), make_node("node02"), make_node("node03")]
+    seen = text(render(run(incoming, nodes, placed, workloads=[rs])))
+    assert (
+        "no topologySpreadConstraints of its own: the default ones (ScheduleAnyway), counting Pods that match app=web"
+        in seen
+    )
+    assert "kubernetes.io/hostname=node01: 2 matching Pods × 1.61 + (3 − 1)" in seen  # ln(3 + 2)
+    assert "weight ln(3 domains + 2); skew here 2 − fewest 0 = 2 (maxSkew 3)" in seen
+    assert "kubernetes.io/hostname=node02: 0 matching Pods × 1.61 + (3 − 1)" in seen
+
+
+def test_nodes_a_prefilter_left_out_fail_first_at_node_affinity():
+    pinned = {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+        {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node01"]}]}]}}  # fmt: skip
+    nodes = [make_node("node01"), make_node("node02", unschedulable=True)]
+    html = render(run(make_pod("p", cpu="8", affinity={"nodeAffinity": pinned}), nodes))
+    why = text(html)[text(html).index("Why no node fits") :]
+    assert "node02 · NodeAffinity: node(s) didn't satisfy plugin(s) [NodeAffinity]" in why
+    assert "node02 · NodeUnschedulable" not in why
+    assert "upstream never runs this filter here" in html

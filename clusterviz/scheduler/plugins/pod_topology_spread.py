@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
@@ -219,6 +219,25 @@ class _ScoreState:
     ignored: set[str]
     counts: list[dict[str, int]]
     weights: list[float]
+    # For the record only: whether the constraints are the defaults, the domains each weight counts,
+    # and the scored nodes (the hostname minimum is worked out from them when someone reads it).
+    defaulted: bool = False
+    domains: list[int] = field(default_factory=list)
+    nodes: Sequence[NodeInfo] = ()
+    minimums: dict[int, int] = field(default_factory=dict)
+
+    def minimum(self, i: int, pod: PodInfo) -> int:
+        """The fewest matching Pods in any scored domain of constraint ``i`` (the base of its skew)."""
+        if i not in self.minimums:
+            c = self.constraints[i]
+            if c.topology_key == HOSTNAME:
+                counted = (
+                    count_matching(n, c.selector, pod.namespace) for n in self.nodes if n.name not in self.ignored
+                )
+                self.minimums[i] = min(counted, default=0)
+            else:
+                self.minimums[i] = min(self.counts[i].values(), default=0)
+        return self.minimums[i]
 
     def terms(self, pod: PodInfo, node: NodeInfo) -> list[dict[str, Any]]:
         """Per constraint the node has the key of: its domain, the matching Pods there, the weight and maxSkew.
@@ -330,7 +349,10 @@ class PodTopologySpread(BasePlugin):
             return Status.skip()
         # Only explicit constraints demand every key; the defaults still spread by hostname without a zone.
         require_all = bool(pod.spec.get("topologySpreadConstraints")) or not self.system_defaulted
-        s = _ScoreState(constraints, set(), [{} for _ in constraints], [])
+        s = _ScoreState(
+            constraints, set(), [{} for _ in constraints], [], not pod.spec.get("topologySpreadConstraints")
+        )
+        s.nodes = nodes
         sizes = [0] * len(constraints)
         for node in nodes:
             if require_all and not has_all_keys(node, constraints):
@@ -344,6 +366,7 @@ class PodTopologySpread(BasePlugin):
                         sizes[i] += 1
         for i, c in enumerate(constraints):
             size = len(nodes) - len(s.ignored) if c.topology_key == HOSTNAME else sizes[i]
+            s.domains.append(size)
             s.weights.append(math.log(size + 2))
         if not _count_by_columns(s, pod, require_all, snapshot):
             required = required_node_affinity(pod.spec)
@@ -395,11 +418,25 @@ class PodTopologySpread(BasePlugin):
         return raw
 
     def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
-        """:meth:`_ScoreState.terms` on this node; an ignored node (missing a key) scores 0."""
+        """:meth:`_ScoreState.terms` on this node, each with its selector, domain count, minimum and skew.
+
+        ``defaulted``: the Pod has no constraints of its own, these are the defaults. An ignored
+        node (missing a key) scores 0.
+        """
         s: _ScoreState = state.read(NAME + "/score")
         if node.name in s.ignored:
-            return {"ignored": True, "constraints": []}
-        return {"ignored": False, "constraints": s.terms(pod, node)}
+            return {"ignored": True, "defaulted": s.defaulted, "constraints": []}
+        terms = s.terms(pod, node)
+        present = [i for i, c in enumerate(s.constraints) if c.topology_key in node.labels]
+        for i, term in zip(present, terms, strict=True):
+            minimum = s.minimum(i, pod)
+            term.update(
+                selector=str(s.constraints[i].selector),
+                domains=s.domains[i],
+                minimum=minimum,
+                skew=term["matching"] - minimum,
+            )
+        return {"ignored": False, "defaulted": s.defaulted, "constraints": terms}
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:
         """``100 * (max + min - raw) / max``; every counted node 100 when max is 0; ignored nodes 0."""
