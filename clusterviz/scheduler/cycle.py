@@ -3,7 +3,9 @@
 Upstream: ``pkg/scheduler/schedule_one.go`` and ``framework/runtime/framework.go``.
 Two deliberate differences, both for display: every Filter plugin runs on every
 node (a node is still infeasible as soon as one fails, and the failure message
-counts only the first failing plugin in profile order, as upstream does), and
+counts only the first failing plugin in profile order, as upstream does; a node
+a PreFilter node set left out counts only under the narrowing plugin, its other
+verdicts flagged as not run upstream), and
 with a single feasible node the scores are still computed but marked as not
 needed. Ties are broken as upstream does (reservoir sampling with
 ``rand.Intn(k)``) over the tied nodes in name order with the caller's seeded RNG,
