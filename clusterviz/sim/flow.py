@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
-WORKLOAD_KINDS = frozenset({"Deployment", "ReplicaSet", "ReplicationController", "DaemonSet"})
+WORKLOAD_KINDS = frozenset({"Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob"})
 CLIENTS = frozenset({"kubectl", "client", "dashboard"})
 
 
@@ -34,7 +34,8 @@ def write_steps(client: str, verb: str, kind: str, sub: str) -> WriteSteps:
     """Which hops of the creation flow a write is."""
     if client in CLIENTS and kind != "Event":
         return WriteSteps(1, 2, 3)
-    if client == "controller-manager" and verb == "create" and kind in ("Pod", "ReplicaSet"):
+    # A Deployment's ReplicaSet and a CronJob's Job are made as the Pods are.
+    if client == "controller-manager" and verb == "create" and kind in ("Pod", "ReplicaSet", "Job"):
         return WriteSteps(6, 7, 8)
     if client == "scheduler" and sub == "binding":
         return WriteSteps(10, 10, 11)

@@ -153,3 +153,19 @@ async def test_a_finished_job_is_deleted_after_its_ttl_with_its_pods(sim):
 
     assert await kubectl().get_or_none("jobs", "brief", "default") is None
     assert await job_pods("brief") == []
+
+
+async def test_a_jobs_creation_is_the_numbered_flow_and_its_pod_is_told_1_to_13(sim):
+    from clusterviz.web import story
+
+    await sim.engine.until_settled()
+    start = sim.engine.last_seq
+    await kubectl().create(job_body("told"))
+    await sim.engine.until_settled()
+    messages = [m.as_dict() for m in sim.engine.trace if m.seq > start]
+    told = story.build(messages, story.Ref("Job", "told"))
+    assert [b.label for b in told.beats] == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "12a", "13"]
+    assert told.pod.startswith("told-") and all(b.complete for b in told.beats)
+    # The Pod's own end comes after its story: the runtime tells the kubelet the container exited.
+    exits = [m for m in messages if m["verb"] == "exit"]
+    assert exits and exits[0]["seq"] > max(s for b in told.beats for s in b.seqs)
