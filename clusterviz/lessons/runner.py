@@ -20,6 +20,7 @@ from django.utils import translation
 from clusterviz.api import codec, errors, resources
 from clusterviz.api.bootstrap import node_object
 from clusterviz.api.client import Client, resource_for
+from clusterviz.api.cluster_ca import ROOT_CA_CONFIG_MAP
 from clusterviz.api.component import SimSettings
 from clusterviz.kubelet import images
 from clusterviz.sim import registry
@@ -31,9 +32,9 @@ from .script import DEFAULT_NODES, Action, Lesson, NodeSpec
 KUBECTL = "kubectl"
 NAMESPACE = "default"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
-# What a reset removes (in every namespace); the API server's own Service "kubernetes" stays.
+# What a reset removes (in every namespace); what every cluster has of its own stays (see _kept).
 WORKLOADS = ("deployments", "replicasets", "replicationcontrollers", "daemonsets", "controllerrevisions", "services",
-             "endpoints", "configmaps", "pods", "events", "schedulingdecisions")
+             "endpoints", "configmaps", "secrets", "serviceaccounts", "pods", "events", "schedulingdecisions")
 # The node actions of a script, as the page's node actions name them.
 NODE_ACTIONS = {"label": "label", "unlabel": "unlabel", "taint": "taint", "untaint": "untaint",
                 "cordon": "cordon", "uncordon": "uncordon", "stop-kubelet": "stop", "start-kubelet": "start"}
@@ -93,10 +94,17 @@ async def _settle(cluster: str) -> None:
         await asyncio.sleep(SETTLE_POLL_SECONDS)  # wall-clock: another process's engine saves its trace
 
 
+def _kept(plural: str, meta: dict[str, Any]) -> bool:
+    """The API server's Service "kubernetes", and each namespace's default ServiceAccount and CA ConfigMap."""
+    if plural in ("services", "endpoints"):
+        return (meta.get("namespace"), meta["name"]) == ("default", "kubernetes")
+    return (plural, meta["name"]) in (("serviceaccounts", "default"), ("configmaps", ROOT_CA_CONFIG_MAP))
+
+
 async def _delete_all(client: Client, plural: str) -> None:
     for item in (await client.list(plural))["items"]:
         meta = item["metadata"]
-        if plural in ("services", "endpoints") and (meta.get("namespace"), meta["name"]) == ("default", "kubernetes"):
+        if _kept(plural, meta):
             continue
         try:
             await client.delete(plural, meta["name"], meta.get("namespace", ""), {"gracePeriodSeconds": 0})

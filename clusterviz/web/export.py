@@ -13,6 +13,7 @@ import yaml
 from django.utils.translation import gettext as _
 
 from clusterviz.api.client import Client
+from clusterviz.api.cluster_ca import ROOT_CA_CONFIG_MAP
 from clusterviz.lessons import runner as lessons
 
 from .yaml_form import Outcome, run
@@ -77,7 +78,8 @@ def _keep(plural: str, obj: dict[str, Any]) -> bool:
         return False
     if plural == "services" and meta.get("name") == "kubernetes" and meta.get("namespace") == "default":
         return False
-    return True
+    # Every namespace's CA ConfigMap is the root CA publisher's, made again by the cluster that imports.
+    return not (plural == "configmaps" and meta.get("name") == ROOT_CA_CONFIG_MAP)
 
 
 async def export_cluster(cluster: str) -> str:

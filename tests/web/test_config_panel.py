@@ -73,3 +73,10 @@ async def test_the_tab_and_describe_have_no_english_left_in_chinese(sim, async_c
     for describe in ("secrets/default/creds", "serviceaccounts/default/builder"):
         panel = await chinese_page(async_client, f"/c/demo/objects?tab=config&describe={describe}")
         assert untranslated_english(panel, names) == []
+
+
+async def test_an_exported_lesson_leaves_the_ca_config_maps_to_the_cluster(async_client):
+    await KUBECTL.create({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"a": "1"}})
+    exported = (await async_client.get("/c/demo/export.yaml")).content.decode()
+    assert "name: settings" in exported
+    assert "kube-root-ca.crt" not in exported
