@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from kubernetes import client
 
+from clusterviz.api import resources
 from tests.conftest import Kubectl
 from tests.livesim import LiveServer
 
@@ -182,3 +183,11 @@ def test_the_python_client_reads_both_openapi_documents(live: LiveServer):
     pod = v3["components"]["schemas"]["io.k8s.api.core.v1.Pod"]
     assert pod["x-kubernetes-group-version-kind"] == [{"group": "", "kind": "Pod", "version": "v1"}]
     assert "containers" in v3["components"]["schemas"]["io.k8s.api.core.v1.PodSpec"]["properties"]
+
+
+def test_every_served_kind_explains_recursively(kubectl: Kubectl):
+    for r in resources.RESOURCES:
+        out = ok(kubectl("explain", f"{r.plural}.{r.group}" if r.group else r.plural, "--recursive"))
+        assert f"KIND:       {r.kind}\n" in out and "FIELDS:\n" in out, r.kind
+        meta = out.split("  metadata\t<ObjectMeta>", 1)[1]
+        assert meta.split("\n", 2)[1] == "    annotations\t<map[string]string>", r.kind
