@@ -242,6 +242,7 @@ class _Filtered:
         outside = self.excluded[rows]
         for i, (plugin, verdict) in enumerate(zip(self.plugins, self.verdicts, strict=True)):
             legacy = plugin.legacy_name("filter")
+            statuses: tuple[Status, ...]
             if verdict is None:
                 statuses, index = (Status.skip(),), np.zeros(len(rows), np.int16)
             else:
