@@ -85,7 +85,7 @@ RESOURCES: tuple[Resource, ...] = (
     Resource("", "v1", "events", "Event", True, ("ev",), (), ALL_VERBS, (), _EVENT_FIELDS),
     Resource("", "v1", "configmaps", "ConfigMap", True, ("cm",)),
     Resource("", "v1", "secrets", "Secret", True, (), (), ALL_VERBS, (), ("type",)),
-    Resource("", "v1", "serviceaccounts", "ServiceAccount", True, ("sa",)),
+    Resource("", "v1", "serviceaccounts", "ServiceAccount", True, ("sa",), (), ALL_VERBS, ("token",)),
     Resource("", "v1", "replicationcontrollers", "ReplicationController", True, ("rc",), ("all",), ALL_VERBS,
              ("status", "scale"), ("status.replicas",), has_status=True, tracks_generation=True),
     Resource("apps", "v1", "deployments", "Deployment", True, ("deploy",), ("all",), ALL_VERBS, ("status", "scale"),

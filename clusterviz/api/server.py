@@ -13,6 +13,7 @@ from clusterviz.store import kv
 
 from . import clock, discovery, errors, eviction, field_validation, gate, handlers, openapi, streams, virtual
 from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
+from .tokens import request_token
 from .watch import watch
 
 log = logging.getLogger(__name__)
@@ -155,6 +156,8 @@ async def _verb(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             return await handlers.bind(req, rp)
         if rp.name and rp.sub == "eviction":
             return await eviction.evict(req, rp)
+        if rp.name and rp.sub == "token" and rp.resource.kind == "ServiceAccount":
+            return await request_token(req, rp)
         if rp.name or (rp.resource.namespaced and not rp.namespace):
             raise errors.method_not_allowed("create", rp.resource.plural, rp.resource.group)
         _need("create", rp)

@@ -223,3 +223,20 @@ def test_the_python_client_creates_lists_watches_and_deletes_service_accounts(co
     core.delete_namespaced_service_account("py-builder", "default")
     assert done.wait(30)
     assert seen == ["ADDED py-builder", "DELETED py-builder"]
+
+
+def test_kubectl_create_token_signs_a_token_naming_the_account(kubectl: Kubectl) -> None:
+    token = ok(kubectl("create", "token", "default", "--audience=api", "--duration=2h")).strip()
+    header, payload, _signature = token.split(".")
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    assert claims["sub"] == "system:serviceaccount:default:default" and claims["aud"] == ["api"]
+    assert claims["exp"] - claims["iat"] == 7200
+    uid = ok(kubectl("get", "sa", "default", "-o", "jsonpath={.metadata.uid}"))
+    assert claims["kubernetes.io"]["serviceaccount"] == {"name": "default", "uid": uid}
+    short = kubectl("create", "token", "default", "--duration=1m")
+    assert short.returncode == 1 and short.stderr.strip() == (
+        'error: failed to create token: TokenRequest.authentication.k8s.io "default" is invalid: '
+        "spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes"
+    )
+    missing = kubectl("create", "token", "nosuch")
+    assert 'serviceaccounts "nosuch" not found' in missing.stderr
