@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import pathlib
+import re
 from typing import Any
 
 import pytest
 
+import clusterviz.api.validation as validation
 from clusterviz.api import openapi, resources, schema
 from clusterviz.api.defaulting import apply_defaults
 from clusterviz.api.request import ApiRequest
+from clusterviz.api.schema.model import DEFINITIONS
 from clusterviz.api.schema.unknown import unknown_fields
 from clusterviz.api.server import dispatch
 from clusterviz.apimachinery.protobuf import _iter_fields
@@ -168,3 +173,38 @@ def test_defaulting_fills_in_only_fields_the_description_knows(kind: str):
 
 def test_every_served_kind_has_a_defaulting_sample():
     assert {r.kind for r in resources.RESOURCES if r.group != "clusterviz.io"} == set(SAMPLES)
+
+
+def _resolves(definition: Any, segments: list[str]) -> bool:
+    """Whether a dotted field path leads through the description (lists and maps are stepped through)."""
+    for i, segment in enumerate(segments):
+        if definition.open:
+            return True
+        found = definition.fields.get(segment)
+        if found is None:
+            return False
+        t = found.type
+        while t.kind in ("array", "map") and t.item is not None:
+            t = t.item
+        if i == len(segments) - 1:
+            return True
+        if t.kind != "ref" or t.ref not in DEFINITIONS:
+            return t.kind == "object"
+        definition = DEFINITIONS[t.ref]
+    return True
+
+
+def test_every_field_path_validation_names_is_in_a_description():
+    # Validation reports these paths; a description that lacked one would let the field be called unknown.
+    pattern = re.compile(r"^(spec|status|metadata|involvedObject)(\.[a-zA-Z]+)+$")
+    quirks = {"metadata.taints"}  # upstream reports a node's taints under this path
+    kinds = [schema.for_kind(r.group, r.version, r.kind) for r in resources.RESOURCES]
+    paths = {
+        node.value
+        for source in pathlib.Path(validation.__file__).parent.glob("*.py")
+        for node in ast.walk(ast.parse(source.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and pattern.match(node.value)
+    } - quirks
+    assert len(paths) > 40
+    missing = [p for p in sorted(paths) if not any(_resolves(k, p.split(".")) for k in kinds)]
+    assert missing == []
