@@ -87,6 +87,8 @@ def _subresource(r: resources.Resource, sub: str) -> dict[str, Any]:
         entry.update(group="policy", version="v1", kind="Eviction", verbs=["create"])
     elif sub == "finalize":
         entry.update(kind=r.kind, verbs=["update"])
+    elif sub == "log":
+        entry.update(kind="Pod", verbs=["get"])
     elif sub in ("exec", "attach", "portforward"):
         kind = {"exec": "PodExecOptions", "attach": "PodAttachOptions", "portforward": "PodPortForwardOptions"}[sub]
         entry.update(kind=kind, verbs=["create", "get"])

@@ -77,7 +77,7 @@ RESOURCES: tuple[Resource, ...] = (
              ("status.phase",), has_status=True),
     Resource("", "v1", "nodes", "Node", False, ("no",), (), ALL_VERBS, ("status",), ("spec.unschedulable",), has_status=True),
     Resource("", "v1", "pods", "Pod", True, ("po",), ("all",), ALL_VERBS,
-             ("status", "binding", "attach", "eviction", "exec", "portforward"),
+             ("status", "binding", "attach", "eviction", "exec", "log", "portforward"),
              ("spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
               "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"), has_status=True),
     Resource("", "v1", "services", "Service", True, ("svc",), ("all",), ALL_VERBS, ("status",), (), has_status=True),

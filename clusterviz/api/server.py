@@ -11,7 +11,7 @@ from typing import Any
 
 from clusterviz.store import kv
 
-from . import clock, discovery, errors, eviction, field_validation, gate, handlers, openapi, streams, virtual
+from . import clock, discovery, errors, eviction, field_validation, gate, handlers, logs, openapi, streams, virtual
 from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
 from .tokens import request_token
 from .watch import watch
@@ -149,6 +149,8 @@ async def _verb(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             return await handlers.list_(req, rp)
         if rp.sub == "binding":
             raise errors.method_not_allowed("get", rp.resource.plural, rp.resource.group)
+        if rp.sub == "log":
+            return await logs.read(req, rp)
         _need("get", rp)
         return await handlers.get(req, rp)
     if method == "POST":

@@ -91,6 +91,9 @@ class Container:
     finished_at: datetime | None = None
     exit_code: int | None = None
     exit_armed: bool = False
+    # How often the kubelet restarted this container before, and how the last one ended (its state.terminated).
+    restart_count: int = 0
+    last_state: dict[str, Any] = field(default_factory=dict)
     # The environment the kubelet resolved for it (ConfigMap and Secret references filled in).
     env: dict[str, str] = field(default_factory=dict)
 

@@ -1,67 +1,64 @@
-"""What a simulated container does once started: a small script read from its Pod's annotations.
+"""How the kubelet follows its containers' processes: their exits, restarts and the Pod's phase.
 
-Real containers end when their process exits. Here a Pod says when, on the
-simulated clock, and with which exit code:
-
-``clusterviz.io/exit-after``
-    A Go duration (``10s``, ``1m30s``, ``500ms``): each container of the Pod
-    exits that long after it started. Absent (or unreadable): a Pod meant to
-    end (restartPolicy ``Never`` or ``OnFailure``, a Job's) runs its command
-    for 5 simulated seconds; any other runs until it is stopped.
-``clusterviz.io/exit-code``
-    The exit code (0-255, default 0). 0 ends as reason ``Completed``, anything
-    else as ``Error``, as containerd reports them.
-
-The container's exit is the runtime telling the kubelet (a hop from
-``runtime/<node>`` to ``kubelet/<node>``, like the runtime's container events).
-The Pod's phase then follows its restartPolicy as upstream's kubelet decides it:
-with ``Never`` every exit is final, with ``OnFailure`` an exit 0 is; once all
-containers are down for good the Pod is ``Succeeded`` (all exited 0) or
-``Failed``. A container the policy would restart stays terminated for now:
-restarts and their back-off (CrashLoopBackOff) build on this module later.
+What each process does (how long it runs, its exit code) is ``behaviour.behaviour_of``. The
+container's exit is the runtime telling the kubelet (a hop from ``runtime/<node>`` to
+``kubelet/<node>``, like the runtime's container events). Then the Pod's restartPolicy decides, as
+upstream's kubelet does: with ``Always`` every exit is restarted, with ``OnFailure`` a non-zero one;
+a restart waits out the container's back-off (CrashLoopBackOff: none the first time, then 10 s
+doubling to 5 minutes, forgotten after 10 minutes without a failure). Once every container is down
+for good the Pod is ``Succeeded`` (all exited 0) or ``Failed``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Final
+from datetime import datetime
+from typing import Any
 
 from clusterviz.api import clock
 from clusterviz.api.component import Engine
-from clusterviz.apimachinery.duration import parse_go_duration
 
+from .behaviour import EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION, behaviour_of
 from .runtime import Container, ContainerRuntime, Sandbox
 
-EXIT_AFTER_ANNOTATION: Final = "clusterviz.io/exit-after"
-EXIT_CODE_ANNOTATION: Final = "clusterviz.io/exit-code"
-MAX_EXIT_CODE: Final = 255
-# How long a Pod meant to end runs when its script does not say (its command is taken to be short).
-BATCH_RUN_SECONDS: Final = 5.0
+__all__ = [
+    "EXIT_AFTER_ANNOTATION", "EXIT_CODE_ANNOTATION", "RestartBackOff", "arm_exits", "pod_phase", "restarts",
+    "terminated_state",
+]
 
 
-@dataclass(frozen=True)
-class Script:
-    """When a Pod's containers exit (None: never by themselves) and with which code."""
-
-    exit_after: float | None = None
-    exit_code: int = 0
+# The kubelet's crash back-off: client-go's flowcontrol.Backoff with 10 s initial and 5 min maximum.
+BACKOFF_INITIAL, BACKOFF_MAX = 10.0, 300.0
 
 
-def script_of(pod: dict[str, Any]) -> Script:
-    """The Pod's script from its annotations; what cannot be read is left out (the default applies)."""
-    annotations = (pod.get("metadata") or {}).get("annotations") or {}
-    batch = (pod.get("spec") or {}).get("restartPolicy") in ("Never", "OnFailure")
-    after: float | None = BATCH_RUN_SECONDS if batch else None
-    try:
-        after = max(parse_go_duration(str(annotations[EXIT_AFTER_ANNOTATION])), 0.0)
-    except (KeyError, ValueError):
-        pass
-    try:
-        code = int(str(annotations.get(EXIT_CODE_ANNOTATION, "0")))
-    except ValueError:
-        code = 0
-    return Script(after, code if 0 <= code <= MAX_EXIT_CODE else 0)
+class RestartBackOff:
+    """Per container: how long a restart waits after its last exit, doubling with each restart."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[float, datetime]] = {}  # key -> (back-off, last update)
+
+    @staticmethod
+    def _expired(at: datetime, last: datetime) -> bool:
+        # Ten minutes without a failure and the back-off starts over.
+        return (at - last).total_seconds() > 2 * BACKOFF_MAX
+
+    def remaining(self, key: str, finished: datetime, now: datetime) -> float:
+        """IsInBackOffSince: seconds until the container may start again (0: now)."""
+        entry = self._entries.get(key)
+        if entry is None or self._expired(now, entry[1]):
+            return 0.0
+        return max(entry[0] - (now - finished).total_seconds(), 0.0)
+
+    def current(self, key: str) -> float:
+        """The back-off now in force for ``key``."""
+        entry = self._entries.get(key)
+        return entry[0] if entry else BACKOFF_INITIAL
+
+    def next(self, key: str, at: datetime) -> None:
+        """A restart happens: the next one waits twice as long (at most five minutes)."""
+        entry = self._entries.get(key)
+        duration = BACKOFF_INITIAL if entry is None or self._expired(at, entry[1]) else min(entry[0] * 2, BACKOFF_MAX)
+        self._entries[key] = (duration, at)
 
 
 def exit_reason(code: int) -> str:
@@ -85,6 +82,11 @@ def _stays_down(restart_policy: str, code: int) -> bool:
     return restart_policy == "Never" or (restart_policy == "OnFailure" and code == 0)
 
 
+def restarts(pod: dict[str, Any], code: int) -> bool:
+    """Whether the kubelet starts a container again after it exited with ``code`` (the Pod's restartPolicy)."""
+    return not _stays_down(str((pod.get("spec") or {}).get("restartPolicy") or "Always"), code)
+
+
 def pod_phase(pod: dict[str, Any], sandbox: Sandbox | None) -> str | None:
     """Succeeded or Failed once every container has exited for good (getPhase); None while the Pod runs on."""
     if sandbox is None:
@@ -104,20 +106,21 @@ def pod_phase(pod: dict[str, Any], sandbox: Sandbox | None) -> str | None:
 def arm_exits(
     engine: Engine, runtime: ContainerRuntime, pod: dict[str, Any], sandbox: Sandbox, exited: Callable[[], None]
 ) -> None:
-    """Let each started container of the sandbox exit when the script says; ``exited`` is called after each exit."""
-    script = script_of(pod)
-    if script.exit_after is None:
-        return
+    """Let each started container of the sandbox exit when its behaviour says; ``exited`` is called after each exit."""
+    specs = {str(c.get("name", "")): c for c in (pod.get("spec") or {}).get("containers") or [] if isinstance(c, dict)}
     for container in sandbox.containers.values():
-        if container.started_at is None or container.exit_armed:
+        if container.started_at is None or container.exit_armed or container.name not in specs:
             continue
         container.exit_armed = True
+        behaviour = behaviour_of(pod, specs[container.name], container.env)
+        if behaviour.exit_after is None:
+            continue
         # Measured from its start, so a container adopted after a restart of the simulation keeps its time.
         ran = (clock.now_precise() - container.started_at).total_seconds()
-        delay = max(script.exit_after - ran, 0.0)
+        delay = max(behaviour.exit_after - ran, 0.0)
         engine.spawn(
             f"{runtime.name}/exit/{container.name}",
-            _exit_later(engine, runtime, pod, container, delay, script.exit_code, exited),
+            _exit_later(engine, runtime, pod, container, delay, behaviour.exit_code, exited),
         )
 
 
@@ -133,7 +136,8 @@ def _exit_later(
     async def run() -> None:
         meta = pod.get("metadata") or {}
         await engine.sleep(delay, what=f'container "{container.name}" of {meta.get("name")} exits')
-        if container.finished_at is None and container.name in _containers_of(runtime, meta.get("uid")):
+        # The same container, not a later one of the same name (a restart replaces it).
+        if container.finished_at is None and _containers_of(runtime, meta.get("uid")).get(container.name) is container:
             await runtime.container_exited(pod, container, code)
             exited()
 

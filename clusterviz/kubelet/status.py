@@ -25,6 +25,7 @@ PRESSURE_CONDITIONS = (
 )
 READY_REASON, READY_MESSAGE = "KubeletReady", "kubelet is posting ready status"
 CONTAINER_CREATING = "ContainerCreating"
+CRASH_LOOP = "CrashLoopBackOff"
 _BOOTSTRAP_CIDR = re.compile(r"^10\.244\.(\d+)\.0/24$")
 
 
@@ -71,6 +72,19 @@ def _container_status(
 ) -> dict[str, Any]:
     running = sandbox.containers.get(spec.get("name", "")) if sandbox is not None else None
     if running is not None and running.finished_at is not None:
+        if waiting[0] == CRASH_LOOP:
+            # Waiting out its back-off: the exit just seen is its last state.
+            return {
+                "name": running.name,
+                "image": running.image,
+                "imageID": running.image_id,
+                "containerID": running.container_id,
+                "ready": False,
+                "started": False,
+                "restartCount": running.restart_count,
+                "state": {"waiting": {"reason": waiting[0], "message": waiting[1]}},
+                "lastState": {"terminated": terminated_state(running)},
+            }
         return {
             "name": running.name,
             "image": running.image,
@@ -78,9 +92,9 @@ def _container_status(
             "containerID": running.container_id,
             "ready": False,
             "started": False,
-            "restartCount": 0,
+            "restartCount": running.restart_count,
             "state": {"terminated": terminated_state(running)},
-            "lastState": {},
+            "lastState": running.last_state,
         }
     if running is not None and running.started_at is not None:
         return {
@@ -90,9 +104,9 @@ def _container_status(
             "containerID": running.container_id,
             "ready": True,
             "started": True,
-            "restartCount": 0,
+            "restartCount": running.restart_count,
             "state": {"running": {"startedAt": clock.rfc3339(running.started_at)}},
-            "lastState": {},
+            "lastState": running.last_state,
         }
     reason, message = waiting
     state: dict[str, Any] = {"reason": reason}
@@ -149,7 +163,9 @@ def pod_status(
         scheduled or condition("PodScheduled", "True", now, previous),
     ]
     status: dict[str, Any] = {
-        "phase": phase or ("Running" if any(s["started"] or "terminated" in s["state"] for s in statuses) else "Pending"),
+        # getPhase: a container waiting out a restart has stopped, it is not waiting to start.
+        "phase": phase
+        or ("Running" if any(s["started"] or "terminated" in s["state"] or s["lastState"] for s in statuses) else "Pending"),
         "conditions": conditions,
         "hostIP": host_ip,
         "hostIPs": [{"ip": host_ip}] if host_ip else [],

@@ -12,15 +12,15 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from clusterviz.api import errors
+from clusterviz.api import clock, errors
 from clusterviz.apimachinery.unstructured import resource_version
 
 from . import images
 from .admission import admit
 from .config_refs import ConfigRefError, Resolver
 from .runtime import Image, Sandbox
-from .script import arm_exits, pod_phase
-from .status import go_duration, internal_ip, is_running_and_ready, pod_status, rejected_status
+from .script import RestartBackOff, arm_exits, pod_phase, restarts, terminated_state
+from .status import CRASH_LOOP, go_duration, internal_ip, is_running_and_ready, pod_status, rejected_status
 
 if TYPE_CHECKING:
     from .kubelet import Kubelet
@@ -62,6 +62,11 @@ class PodWorker:
         self._config_reported: set[str] = set()
         self._retry = False
         self._ensured: dict[str, Image] = {}
+        # Restarts: each container's back-off, the ones waiting it out, and what a replacement inherits.
+        self._backoff = RestartBackOff()
+        self._crash_waiting: dict[str, tuple[str, str]] = {}
+        self._history: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._wake_due: float | None = None
 
     # --- being told ----------------------------------------------------------------------------
 
@@ -145,7 +150,49 @@ class PodWorker:
 
     def _status(self, sandbox: Sandbox | None, waiting: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
         node = self.kubelet.node() or {}
-        return pod_status(self.pod, internal_ip(node), sandbox, {**self._config_waiting, **(waiting or {})})
+        reasons = {**self._config_waiting, **self._crash_waiting, **(waiting or {})}
+        return pod_status(self.pod, internal_ip(node), sandbox, reasons)
+
+    async def _restart_exited(self, sandbox: Sandbox) -> None:
+        """Containers the restartPolicy restarts: replaced now, or once their back-off has passed."""
+        for name, container in list(sandbox.containers.items()):
+            if container.finished_at is None or not restarts(self.pod, container.exit_code or 0):
+                continue
+            now = clock.now_precise()
+            wait = self._backoff.remaining(name, container.finished_at, now)
+            if wait > 0:
+                message = (
+                    f"back-off {go_duration(self._backoff.current(name))} restarting failed "
+                    f"container={name} pod={self.name}_{self.namespace}({self.uid})"
+                )
+                if self._crash_waiting.get(name) != (CRASH_LOOP, message):
+                    self._crash_waiting[name] = (CRASH_LOOP, message)
+                    await self.kubelet.recorder.event(
+                        self.pod, "Warning", "BackOff",
+                        f"Back-off restarting failed container {name} in pod {self.name}_{self.namespace}({self.uid})",
+                        _field_path(name),
+                    )
+                self._wake_after(wait)
+                continue
+            self._backoff.next(name, container.finished_at)
+            self._crash_waiting.pop(name, None)
+            self._history[name] = (container.restart_count + 1, {"terminated": terminated_state(container)})
+            del sandbox.containers[name]  # the next pass creates and starts its replacement
+
+    def _wake_after(self, seconds: float) -> None:
+        """Look again once a back-off has passed (in the background: a crash loop must not keep fast-forward busy)."""
+        due = self.engine.now + seconds
+        if self._wake_due is not None and self._wake_due <= due and self._wake_due > self.engine.now:
+            return
+        self._wake_due = due
+
+        async def later() -> None:
+            await self.engine.sleep(seconds, background=True, what=f"back-off of Pod {self.namespace}/{self.name} ends")
+            if self._wake_due == due:
+                self._wake_due = None
+                self.signal()
+
+        self.engine.spawn(f"kubelet/{self.kubelet.node_name}/backoff/{self.name}", later)
 
     async def _report_once(self, problem: str, reason: str, message: str, field_path: str = "") -> bool:
         """Record a Warning the first time ``problem`` is met; True if it was news."""
@@ -187,6 +234,10 @@ class PodWorker:
         """Bring the Pod to Running, step by step, then keep its reported status true."""
         sandbox = self.runtime.sandboxes.get(self.uid)
         specs = (self.pod.get("spec") or {}).get("containers") or []
+        if sandbox is not None:
+            await self._restart_exited(sandbox)
+            if self._stale():
+                return
         running = sandbox is not None and all(
             (c := sandbox.containers.get(s.get("name", ""))) is not None and c.started_at is not None for s in specs
         )
@@ -205,8 +256,13 @@ class PodWorker:
             return  # our last write is not back from the watch yet, or the stored status is already true
         if self._config_waiting and not self._status_changed(sandbox):
             return  # a retry that changed nothing writes nothing
-        await self._post(self._status(sandbox))
+        posted = self._status(sandbox)
+        await self._post(posted)
         if pod_phase(self.pod, sandbox) is not None:
+            final = self._status(sandbox)
+            if final != posted:
+                # A container exited while the status was on its way: the final one must be told.
+                await self._post(final)
             await self._finish(sandbox)
 
     def _status_changed(self, sandbox: Sandbox) -> bool:
@@ -254,6 +310,8 @@ class PodWorker:
                     continue  # upstream goes on with the Pod's other containers
                 container = await self.runtime.create_container(self.pod, sandbox, name, image, spec.get("image", ""))
                 container.env = env
+                if name in self._history:
+                    container.restart_count, container.last_state = self._history.pop(name)
                 if self._stale():
                     return None
                 await recorder.event(self.pod, "Normal", "Created", f"Created container: {name}", _field_path(name))

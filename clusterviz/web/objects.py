@@ -42,6 +42,8 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "events": (gettext_lazy("Events"), ("events",)),
 }
 DESCRIBABLE = {plural for _title, plurals in TABS.values() for plural in plurals}
+# A Pod's describe panel ends with this many lines of each container's log.
+LOG_LINES_SHOWN = 20
 # The events tab shows the newest this many; a busy lesson makes hundreds.
 EVENTS_SHOWN = 50
 # Other tables stop here: thousands of rows help no one on a projector and slow every refresh.
@@ -196,7 +198,20 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
     ]
     context["object"] = obj
     context["workload"] = WORKLOADS.get(plural)
+    if plural == "pods":
+        context["logs"] = [await _log(client, namespace, name, str(c.get("name"))) for c in obj["spec"]["containers"]]
     return context
+
+
+async def _log(client: Client, namespace: str, pod: str, container: str) -> dict[str, Any]:
+    """The last lines a container printed, as ``kubectl logs`` shows them (or why there are none yet)."""
+    query = {"container": container, "tailLines": str(LOG_LINES_SHOWN)}
+    try:
+        reply = await client.request("GET", path_for(find_resource("pods"), namespace, pod, "log"), query=query)
+    except errors.StatusError as exc:
+        return {"container": container, "tail": LOG_LINES_SHOWN, "text": "", "empty": exc.message}
+    text = reply.body.decode(errors="replace") if isinstance(reply.body, bytes) else str(reply.body)
+    return {"container": container, "tail": LOG_LINES_SHOWN, "text": text, "empty": _("It has printed nothing.")}
 
 
 async def objects(request: HttpRequest, cluster: str) -> HttpResponse:

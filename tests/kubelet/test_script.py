@@ -1,6 +1,7 @@
 """A container ends when its Pod's script says: the kubelet reports it terminated and the Pod's phase follows."""
 
-from clusterviz.kubelet.script import EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION, Script, script_of
+from clusterviz.kubelet.behaviour import behaviour_of
+from clusterviz.kubelet.script import EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION
 
 from .helpers import condition, events_of, kubectl, pinned_pod, pod
 
@@ -12,12 +13,17 @@ def scripted_pod(name: str, restart_policy: str, exit_after: str = "10s", exit_c
     return body
 
 
+def _exit(body: dict) -> tuple[float | None, int]:
+    behaviour = behaviour_of(body, body["spec"]["containers"][0])
+    return behaviour.exit_after, behaviour.exit_code
+
+
 def test_the_script_is_read_from_the_annotations():
-    assert script_of(scripted_pod("a", "Never", "1m30s", "3")) == Script(90.0, 3)
-    assert script_of(scripted_pod("a", "Always", "soon", "x")) == Script(None, 0)
-    assert script_of(pinned_pod("a")) == Script(None, 0)
+    assert _exit(scripted_pod("a", "Never", "1m30s", "3")) == (90.0, 3)
+    assert _exit(scripted_pod("a", "Always", "soon", "x")) == (None, 0)  # a server, told nothing readable
+    assert _exit(pinned_pod("a")) == (None, 0)
     # A Pod meant to end that does not say when runs a short command.
-    assert script_of(scripted_pod("a", "Never", "soon")) == Script(5.0, 0)
+    assert _exit(scripted_pod("a", "Never", "soon")) == (5.0, 0)
 
 
 async def test_a_container_that_exits_0_completes_the_pod(sim):
@@ -56,15 +62,26 @@ async def test_a_container_that_exits_non_zero_fails_the_pod_and_prints_error(si
     assert condition(failed, "Ready")["reason"] == "PodFailed"
 
 
-async def test_a_container_the_policy_would_restart_stays_terminated_and_the_pod_running(sim):
-    await kubectl().create(scripted_pod("again", "OnFailure", exit_code="1"))
+async def test_a_container_the_policy_restarts_comes_back_after_a_growing_back_off(sim):
+    await kubectl().create(scripted_pod("again", "OnFailure", exit_after="2s", exit_code="1"))
     await sim.engine.until_settled()
 
-    running = await pod("again")
-    assert running["status"]["phase"] == "Running"
-    assert running["status"]["containerStatuses"][0]["state"]["terminated"]["reason"] == "Error"
-    assert condition(running, "Ready")["status"] == "False"
-    assert condition(running, "Ready")["reason"] == "ContainersNotReady"
+    looping = await pod("again")
+    assert looping["status"]["phase"] == "Running"
+    (container,) = looping["status"]["containerStatuses"]
+    # Restarted at once the first time, then 10 s, 20 s, 40 s of back-off; the 80 s one is waited out in the
+    # background, so the cluster settles while it waits, as a crash-looping Pod waits on a real node.
+    assert container["restartCount"] == 4
+    assert container["state"]["waiting"]["reason"] == "CrashLoopBackOff"
+    assert container["state"]["waiting"]["message"].startswith("back-off 1m20s restarting failed container=myapp")
+    assert container["lastState"]["terminated"]["reason"] == "Error"
+    assert container["lastState"]["terminated"]["exitCode"] == 1
+    assert condition(looping, "Ready")["reason"] == "ContainersNotReady"
+    events = await events_of("again")
+    backoffs = [e for e in events if e["reason"] == "BackOff"]
+    assert backoffs and backoffs[0]["type"] == "Warning"
+    assert backoffs[0]["message"].startswith("Back-off restarting failed container myapp in pod again_default(")
+    assert sum(e.get("count", 1) for e in events if e["reason"] == "Started") == 5
 
 
 async def test_a_finished_pod_frees_its_node(sim):

@@ -215,3 +215,25 @@ async def test_flash_messages_and_tabs_are_translated(async_client):
     assert "<samp lang=\"en\">node/node01 cordoned</samp> 已禁止调度" in reply
     page = (await async_client.get("/c/demo/")).content.decode()
     assert ">事件</label>" in page and "添加节点" in page and "加污点" in page
+
+
+async def test_describe_pod_ends_with_each_containers_logs(sim, async_client):
+    await KUBECTL.create(
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": "talker", "namespace": "default"},
+            "spec": {
+                "restartPolicy": "Never",
+                "containers": [
+                    {"name": "say", "image": "busybox", "args": ["echo", "hello class"]},
+                    {"name": "web", "image": "nginx:1.27"},
+                ],
+            },
+        }
+    )
+    await sim.engine.until_settled()
+    html = await get(async_client, "/c/demo/describe/pods/talker?namespace=default")
+    assert "<code>kubectl logs talker -c say --tail=20</code>" in html
+    assert "hello class" in html
+    assert "start worker processes" in html
