@@ -442,6 +442,37 @@ def _daemon_set(daemon_set: dict[str, Any]) -> None:
     _pod_template(spec, always_present=True)
 
 
+def _stateful_set(stateful_set: dict[str, Any]) -> None:
+    """SetDefaults_StatefulSet (apps/v1): OrderedReady, RollingUpdate from partition 0, claims retained, one
+    replica, ten revisions; each claim template gets the claim defaults (Filesystem, phase Pending)."""
+    spec = _dict(stateful_set, "spec", create=True)
+    if spec is None:
+        return
+    _default(spec, "podManagementPolicy", "OrderedReady")
+    strategy = _dict(spec, "updateStrategy", create=True)
+    if strategy is not None:
+        if not strategy.get("type"):
+            strategy["type"] = "RollingUpdate"
+            _dict(strategy, "rollingUpdate", create=True)
+        rolling = _dict(strategy, "rollingUpdate")
+        if strategy.get("type") == "RollingUpdate" and rolling is not None:
+            _default_ptr(rolling, "partition", 0)
+    retention = _dict(spec, "persistentVolumeClaimRetentionPolicy", create=True)
+    if retention is not None:
+        _default(retention, "whenDeleted", "Retain")
+        _default(retention, "whenScaled", "Retain")
+    _default_ptr(spec, "replicas", 1)
+    _default_ptr(spec, "revisionHistoryLimit", 10)
+    _pod_template(spec, always_present=True)
+    for claim in _dicts(spec, "volumeClaimTemplates"):
+        claim_spec = _dict(claim, "spec", create=True)
+        if claim_spec is not None:
+            _default(claim_spec, "volumeMode", "Filesystem")
+        claim_status = _dict(claim, "status", create=True)
+        if claim_status is not None:
+            _default(claim_status, "phase", "Pending")
+
+
 def _service(service: dict[str, Any]) -> None:
     spec = _dict(service, "spec", create=True)
     if spec is None:
@@ -597,6 +628,7 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "ReplicaSet": _replica_set,
     "ReplicationController": _replication_controller,
     "DaemonSet": _daemon_set,
+    "StatefulSet": _stateful_set,
     "Service": _service,
     "Namespace": _namespace,
     "Node": _node,

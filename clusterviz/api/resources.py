@@ -94,6 +94,8 @@ RESOURCES: tuple[Resource, ...] = (
              ("status.replicas",), has_status=True, tracks_generation=True),
     Resource("apps", "v1", "daemonsets", "DaemonSet", True, ("ds",), ("all",), ALL_VERBS, ("status",),
              has_status=True, tracks_generation=True),
+    Resource("apps", "v1", "statefulsets", "StatefulSet", True, ("sts",), ("all",), ALL_VERBS, ("status", "scale"),
+             has_status=True, tracks_generation=True),
     Resource("apps", "v1", "controllerrevisions", "ControllerRevision", True),
     Resource("coordination.k8s.io", "v1", "leases", "Lease", True),
     Resource("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", True, ("pdb",), (), ALL_VERBS, ("status",),

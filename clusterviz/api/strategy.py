@@ -70,6 +70,9 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
         # The four counts are plain int32s upstream, always encoded.
         obj["status"] = {name: 0 for name in DAEMON_SET_COUNTS}
         _set_template_generation(obj, 1)
+    elif kind == "StatefulSet":
+        # replicas and availableReplicas are plain int32s in apps/v1, always encoded.
+        obj["status"] = {"replicas": 0, "availableReplicas": 0}
     elif kind == "Service":
         obj["status"] = {"loadBalancer": {}}
     elif kind == "PodDisruptionBudget":

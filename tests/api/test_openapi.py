@@ -146,6 +146,9 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "ReplicaSet": {"spec": {"selector": SELECTOR, "template": TEMPLATE}},
     "ReplicationController": {"spec": {"template": TEMPLATE}},
     "DaemonSet": {"spec": {"selector": SELECTOR, "template": TEMPLATE}},
+    "StatefulSet": {"spec": {"selector": SELECTOR, "template": TEMPLATE, "serviceName": "a", "volumeClaimTemplates": [
+        {"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}},
+    ]}},
     "Job": {"spec": {"template": {**TEMPLATE, "spec": {**POD_SPEC, "restartPolicy": "Never"}}}},
     "CronJob": {"spec": {"schedule": "* * * * *", "jobTemplate": {"spec": {"template": TEMPLATE}}}},
     "Service": {"spec": {"selector": {"app": "a"}, "ports": [{"port": 80}], "type": "NodePort"}},

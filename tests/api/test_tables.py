@@ -71,6 +71,7 @@ def test_resources_with_tables():
         "deployments",
         "replicasets",
         "daemonsets",
+        "statefulsets",
         "controllerrevisions",
         "poddisruptionbudgets",
         "jobs",
@@ -157,6 +158,13 @@ COLUMN_SETS = {
         ("Containers", "string", 1),
         ("Images", "string", 1),
         ("Selector", "string", 1),
+    ],
+    "statefulsets": [
+        ("Name", "string", 0),
+        ("Ready", "string", 0),
+        ("Age", "string", 0),
+        ("Containers", "string", 1),
+        ("Images", "string", 1),
     ],
     "controllerrevisions": [
         ("Name", "string", 0),

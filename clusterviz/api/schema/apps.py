@@ -1,4 +1,4 @@
-"""The apps group (v1): Deployments, ReplicaSets, DaemonSets and ControllerRevisions."""
+"""The apps group (v1): Deployments, ReplicaSets, DaemonSets, StatefulSets and ControllerRevisions."""
 
 from __future__ import annotations
 
@@ -10,13 +10,17 @@ from .model import (
     INT64,
     INT_STR,
     META,
+    OBJECT_META,
+    QTY,
     SELECTOR,
     STRING,
+    STRINGS,
     Type,
     array,
     define,
     enum,
     kind,
+    map_of,
     ref,
 )
 
@@ -118,6 +122,78 @@ define(APPS + "DaemonSetStatus", "What the DaemonSet controller last saw.", {
     "observedGeneration": (INT64, "The generation last acted on."),
     "updatedNumberScheduled": (INT32, "Nodes running the current template."),
 }, required=("currentNumberScheduled", "desiredNumberScheduled", "numberMisscheduled", "numberReady"))
+
+kind("apps", "v1", "StatefulSet", APPS + "StatefulSet",
+     "Pods with stable names (<name>-0, <name>-1, ...), made and removed in order.",
+     APPS + "StatefulSetSpec", APPS + "StatefulSetStatus")
+define(APPS + "StatefulSetSpec", "Which Pods, how many, in which order, and how they are updated.", {
+    "minReadySeconds": (INT32, "Seconds a new Pod must be ready to count as available."),
+    "ordinals": (ref(APPS + "StatefulSetOrdinals"), "The first ordinal of the Pods' names."),
+    "persistentVolumeClaimRetentionPolicy": (ref(APPS + "StatefulSetPersistentVolumeClaimRetentionPolicy"),
+                                             "What happens to the claims when the set is deleted or scaled down."),
+    "podManagementPolicy": (enum("OrderedReady", "Parallel"),
+                            "OrderedReady (the default: one at a time, in order) or Parallel."),
+    "replicas": (INT32, "The desired number of Pods; 1 by default."),
+    "revisionHistoryLimit": (INT32, "How many old revisions are kept for rollbacks; 10 by default."),
+    "selector": (SELECTOR, "The Pods it manages; must match the template's labels."),
+    "serviceName": (STRING, "The headless Service giving each Pod its DNS name (<pod>.<serviceName>)."),
+    "template": (_TEMPLATE, "The Pods it makes."),
+    "updateStrategy": (ref(APPS + "StatefulSetUpdateStrategy"), "How Pods are replaced when the template changes."),
+    "volumeClaimTemplates": (array(ref(CORE + "PersistentVolumeClaim"), list_type="atomic"),
+                             "Claims each Pod gets, named <claim>-<pod>."),
+}, required=("selector", "template"))
+define(APPS + "StatefulSetOrdinals", "Where the Pods' ordinals start.", {
+    "start": (INT32, "The first ordinal; 0 by default."),
+})
+define(APPS + "StatefulSetPersistentVolumeClaimRetentionPolicy", "Whether claims outlive their Pods.", {
+    "whenDeleted": (enum("Delete", "Retain"), "When the set is deleted: Retain (the default) or Delete."),
+    "whenScaled": (enum("Delete", "Retain"), "When the set scales down: Retain (the default) or Delete."),
+})
+define(APPS + "StatefulSetUpdateStrategy", "How a StatefulSet replaces its Pods.", {
+    "rollingUpdate": (ref(APPS + "RollingUpdateStatefulSetStrategy"), "Bounds of a rolling update."),
+    "type": (enum("OnDelete", "RollingUpdate"), "RollingUpdate (the default) or OnDelete."),
+})
+define(APPS + "RollingUpdateStatefulSetStrategy", "Which Pods a rolling update replaces.", {
+    "maxUnavailable": (INT_STR, "Pods that may be unavailable during the update; 1 by default."),
+    "partition": (INT32, "Pods with an ordinal below this keep the old template; 0 by default."),
+})
+define(APPS + "StatefulSetStatus", "What the StatefulSet controller last saw.", {
+    "availableReplicas": (INT32, "Pods ready for at least minReadySeconds."),
+    "collisionCount": (INT32, "Counts revision hash collisions, to make new names."),
+    "conditions": (_conditions("StatefulSet"), "Its conditions."),
+    "currentReplicas": (INT32, "Pods made from the current revision."),
+    "currentRevision": (STRING, "The revision of the Pods below the update's reach."),
+    "observedGeneration": (INT64, "The generation last acted on."),
+    "readyReplicas": (INT32, "Pods that are ready."),
+    "replicas": (INT32, "Pods it has made."),
+    "updateRevision": (STRING, "The revision made from the current template."),
+    "updatedReplicas": (INT32, "Pods made from the update revision."),
+}, required=("replicas",))
+# Only as a StatefulSet's volumeClaimTemplates: the API does not serve PersistentVolumeClaims yet.
+define(CORE + "PersistentVolumeClaim", "A request for storage, made for each Pod of a StatefulSet.", {
+    "apiVersion": (STRING, "The schema version of the object."),
+    "kind": (STRING, "The kind of the object."),
+    "metadata": (OBJECT_META, "The claim's name (prefixed to each Pod's claim), labels and annotations."),
+    "spec": (ref(CORE + "PersistentVolumeClaimSpec"), "The storage asked for."),
+    "status": (ref(CORE + "PersistentVolumeClaimStatus"), "The claim's phase."),
+})
+define(CORE + "PersistentVolumeClaimSpec", "The storage a claim asks for.", {
+    "accessModes": (STRINGS, "ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod."),
+    "resources": (ref(CORE + "VolumeResourceRequirements"), "The storage requested (requests.storage)."),
+    "selector": (SELECTOR, "Volumes the claim may bind to."),
+    "storageClassName": (STRING, "The StorageClass that provisions the volume."),
+    "volumeMode": (enum("Block", "Filesystem"), "Filesystem (the default) or Block."),
+    "volumeName": (STRING, "The volume bound to the claim."),
+})
+define(CORE + "VolumeResourceRequirements", "Storage a claim requests and is limited to.", {
+    "limits": (map_of(QTY), "The most storage allowed."),
+    "requests": (map_of(QTY), "The storage requested."),
+})
+define(CORE + "PersistentVolumeClaimStatus", "What is known of a claim.", {
+    "accessModes": (STRINGS, "The access modes of the bound volume."),
+    "capacity": (map_of(QTY), "The bound volume's capacity."),
+    "phase": (enum("Bound", "Lost", "Pending"), "Pending, Bound or Lost."),
+})
 
 kind("apps", "v1", "ControllerRevision", APPS + "ControllerRevision",
      "An immutable snapshot of a workload's template, kept for rollbacks.", extra={

@@ -18,6 +18,7 @@ from .nodes import _print_namespace, _print_node
 from .pods import _print_pod
 from .secrets import _print_secret, _print_service_account
 from .services import _print_endpoints, _print_service
+from .statefulsets import _print_stateful_set
 from .workloads import _print_deployment, _print_replica_set, _print_replication_controller
 
 _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
@@ -36,6 +37,7 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "jobs": _print_job,
     "cronjobs": _print_cron_job,
     "daemonsets": _print_daemon_set,
+    "statefulsets": _print_stateful_set,
     "controllerrevisions": _print_controller_revision,
     "poddisruptionbudgets": _print_pod_disruption_budget,
 }

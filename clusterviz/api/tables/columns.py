@@ -21,6 +21,7 @@ RESOURCES_WITH_TABLES: set[str] = {
     "jobs",
     "cronjobs",
     "daemonsets",
+    "statefulsets",
     "controllerrevisions",
     "poddisruptionbudgets",
 }
@@ -44,6 +45,7 @@ _GROUPS: dict[str, str] = {r: "" for r in RESOURCES_WITH_TABLES} | {
     "deployments": "apps",
     "replicasets": "apps",
     "daemonsets": "apps",
+    "statefulsets": "apps",
     "controllerrevisions": "apps",
 }
 
@@ -67,6 +69,7 @@ _TYPE_META: dict[str, tuple[str, str]] = {
     "jobs": ("batch/v1", "Job"),
     "cronjobs": ("batch/v1", "CronJob"),
     "daemonsets": ("apps/v1", "DaemonSet"),
+    "statefulsets": ("apps/v1", "StatefulSet"),
     "controllerrevisions": ("apps/v1", "ControllerRevision"),
 }
 
@@ -101,6 +104,8 @@ _ALIASES: dict[str, str] = {
     "cj": "cronjobs",
     "daemonset": "daemonsets",
     "ds": "daemonsets",
+    "statefulset": "statefulsets",
+    "sts": "statefulsets",
     "controllerrevision": "controllerrevisions",
 }
 
@@ -268,6 +273,13 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
         _col("Containers", "string", _CONTAINERS_DESC, 1),
         _col("Images", "string", _IMAGES_DESC, 1),
         _col("Selector", "string", "Label query over the pods the daemon set manages.", 1),
+    ],
+    "statefulsets": [
+        _name_col(),
+        _col("Ready", "string", "Number of the pod with ready state"),
+        _age_col(),
+        _col("Containers", "string", _CONTAINERS_DESC, 1),
+        _col("Images", "string", _IMAGES_DESC, 1),
     ],
     "controllerrevisions": [
         _name_col(),

@@ -29,6 +29,7 @@ from .pod import validate_pod
 from .secret import validate_secret
 from .service import validate_service
 from .serviceaccount import validate_service_account
+from .statefulset import validate_stateful_set
 from .workloads import validate_deployment, validate_replica_set, validate_replication_controller
 
 __all__ = ["FieldError", "validate", "VALIDATORS"]
@@ -57,6 +58,7 @@ VALIDATORS: dict[str, Validator] = {
     "ReplicaSet": validate_replica_set,
     "ReplicationController": validate_replication_controller,
     "DaemonSet": validate_daemon_set,
+    "StatefulSet": validate_stateful_set,
     "ControllerRevision": validate_controller_revision,
     "Service": validate_service,
     "Node": validate_node,
