@@ -25,5 +25,8 @@ class ApiConfig(AppConfig):
     def ready(self) -> None:
         from django.apps import apps
 
+        from . import metrics
+
+        metrics.register()
         # The API app has no models, so it gets no post_migrate of its own; the store's will do.
         post_migrate.connect(ensure_demo_cluster, sender=apps.get_app_config("store"))

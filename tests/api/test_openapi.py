@@ -162,6 +162,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "Lease": {"spec": {"holderIdentity": "n"}},
     "PodDisruptionBudget": {"spec": {"minAvailable": 1, "selector": SELECTOR}},
     "ControllerRevision": {"revision": 1, "data": {}},
+    "NodeMetrics": {"window": "30s", "usage": {"cpu": "1m", "memory": "1Ki"}},
+    "PodMetrics": {"window": "30s", "containers": [{"name": "c", "usage": {"cpu": "1m", "memory": "1Ki"}}]},
 }
 
 
