@@ -77,10 +77,12 @@ def revision_of(history: Obj) -> int:
 
 
 class History:
-    """Claims, creates, renumbers and prunes the ControllerRevisions of the DaemonSets."""
+    """Claims, creates, renumbers and prunes the ControllerRevisions of one kind of owner (DaemonSets by
+    default, or StatefulSets: ``owner_plural`` is where a hash collision is counted)."""
 
-    def __init__(self, cm: ControllerManager, client: Client) -> None:
+    def __init__(self, cm: ControllerManager, client: Client, owner_plural: str = "daemonsets") -> None:
         self.client = client
+        self.owner_plural = owner_plural
         self.informer = cm.informers[PLURAL]
         self.by_owner = Index(self.informer, by_controller_uid)
         self.orphans = Index(self.informer, by_namespace_if_orphan)
@@ -165,7 +167,7 @@ class History:
         if existing.get("data") == history["data"] and ref is not None and ref.get("uid") == meta(ds).get("uid"):
             return existing
         # Another template hashed to this name: count the collision, so the next hash differs.
-        fresh = await self.client.get("daemonsets", str(meta(ds).get("name")), namespace)
+        fresh = await self.client.get(self.owner_plural, str(meta(ds).get("name")), namespace)
         fresh.setdefault("status", {})["collisionCount"] = int_field(status(fresh), "collisionCount") + 1
         await self.client.update(fresh, sub="status")
         raise errors.already_exists(PLURAL, "apps", name)

@@ -27,6 +27,7 @@ WATCHED = (
     "replicasets",
     "replicationcontrollers",
     "daemonsets",
+    "statefulsets",
     "controllerrevisions",
     "cronjobs",
     "jobs",

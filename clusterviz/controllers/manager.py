@@ -26,6 +26,7 @@ from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
 from .root_ca_publisher import RootCAPublisher
 from .serviceaccounts import ServiceAccountsController
+from .statefulset import StatefulSetController
 from .taint_eviction import TaintEvictionController
 from .ttl_after_finished import TTLAfterFinishedController
 from .util import (
@@ -51,6 +52,7 @@ INFORMERS = (
     ("replicasets", ""),
     ("replicationcontrollers", ""),
     ("daemonsets", ""),
+    ("statefulsets", ""),
     ("controllerrevisions", ""),
     ("cronjobs", ""),
     ("jobs", ""),
@@ -90,6 +92,7 @@ class ControllerManager:
             ReplicaSetController(self, REPLICA_SET),
             ReplicaSetController(self, REPLICATION_CONTROLLER),
             DaemonSetController(self),
+            StatefulSetController(self),
             JobController(self),
             CronJobController(self),
             TTLAfterFinishedController(self),
