@@ -137,6 +137,19 @@ def _from_image_and_command(spec: dict[str, Any], env: dict[str, str], pod_name:
     return Behaviour(exit_after=BATCH_RUN_SECONDS) if batch else Behaviour()
 
 
+def script_of(spec: dict[str, Any]) -> str | None:
+    """The shell script a container runs (``sh -c SCRIPT``, or a shell image's command); None if it runs none."""
+    name = _basename(str(spec.get("image") or ""))
+    command = [str(a) for a in spec.get("command") or []]
+    args = [str(a) for a in spec.get("args") or []]
+    argv = command + args if command else args
+    if len(argv) >= 3 and argv[0] in SHELLS and argv[1] == "-c":
+        return argv[2]
+    if argv and (name in SHELL_IMAGES or _basename(argv[0]) in _COMMANDS):
+        return shlex.join(argv)
+    return None
+
+
 _COMMANDS = frozenset({"sleep", "echo", "exit", "true", "false", "env", "printenv", "hostname", "date", "tail"})
 _FOREVER = re.compile(r"^\s*while\s+(true|:)\s*;?\s*do\b")
 
@@ -148,7 +161,7 @@ def _run_script(script: str, env: dict[str, str], pod_name: str) -> Behaviour:
     clock = 0.0
     out: list[Line] = []
     code = 0
-    for separator, statement in _statements(script):
+    for separator, statement in statements(script):
         if separator == "&&" and code != 0 or separator == "||" and code == 0:
             continue
         try:
@@ -189,7 +202,7 @@ def _run_script(script: str, env: dict[str, str], pod_name: str) -> Behaviour:
     return Behaviour(exit_after=clock, exit_code=code, output=tuple(out))
 
 
-def _statements(script: str) -> list[tuple[str, str]]:
+def statements(script: str) -> list[tuple[str, str]]:
     """(separator before it, statement) for each simple command of a script."""
     parts = re.split(r"(&&|\|\||;|\n)", script)
     out: list[tuple[str, str]] = []

@@ -96,6 +96,10 @@ class Container:
     last_state: dict[str, Any] = field(default_factory=dict)
     # The environment the kubelet resolved for it (ConfigMap and Secret references filled in).
     env: dict[str, str] = field(default_factory=dict)
+    # What the kubelet's probes concluded (probes.py): its startup probe passed, its readiness probe passes.
+    probed_started: bool = False
+    probed_ready: bool = False
+    probes_armed: bool = False
 
 
 @dataclass

@@ -11,6 +11,7 @@ from typing import Any
 
 from clusterviz.api import clock
 
+from . import probes
 from .runtime import Sandbox
 from .script import pod_phase, terminated_state
 
@@ -102,8 +103,8 @@ def _container_status(
             "image": running.image,
             "imageID": running.image_id,
             "containerID": running.container_id,
-            "ready": True,
-            "started": True,
+            "ready": probes.ready(spec, running),
+            "started": probes.started(spec, running),
             "restartCount": running.restart_count,
             "state": {"running": {"startedAt": clock.rfc3339(running.started_at)}},
             "lastState": running.last_state,
@@ -165,7 +166,7 @@ def pod_status(
     status: dict[str, Any] = {
         # getPhase: a container waiting out a restart has stopped, it is not waiting to start.
         "phase": phase
-        or ("Running" if any(s["started"] or "terminated" in s["state"] or s["lastState"] for s in statuses) else "Pending"),
+        or ("Running" if any("running" in s["state"] or "terminated" in s["state"] or s["lastState"] for s in statuses) else "Pending"),
         "conditions": conditions,
         "hostIP": host_ip,
         "hostIPs": [{"ip": host_ip}] if host_ip else [],
@@ -193,11 +194,14 @@ def is_running_and_ready(pod: dict[str, Any], sandbox: Sandbox) -> bool:
     status = pod.get("status") or {}
     ready: dict[str, Any] = next((c for c in status.get("conditions") or [] if c.get("type") == "Ready"), {})
     exited = any(c.finished_at is not None for c in sandbox.containers.values())
+    specs = {str(c.get("name", "")): c for c in (pod.get("spec") or {}).get("containers") or [] if isinstance(c, dict)}
+    unready = any(not probes.ready(specs.get(c.name, {}), c) for c in sandbox.containers.values())
     return (
         status.get("phase") == "Running"
         and ready.get("status") == "True"
         and status.get("podIP") == sandbox.ip
         and not exited
+        and not unready
     )
 
 

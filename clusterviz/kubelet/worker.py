@@ -18,7 +18,9 @@ from clusterviz.apimachinery.unstructured import resource_version
 from . import images
 from .admission import admit
 from .config_refs import ConfigRefError, Resolver
-from .runtime import Image, Sandbox
+from .prober import arm_probes
+from .probes import KILLED_EXIT_CODE, Step, has_probes
+from .runtime import Container, Image, Sandbox
 from .script import RestartBackOff, arm_exits, pod_phase, restarts, terminated_state
 from .status import CRASH_LOOP, go_duration, internal_ip, is_running_and_ready, pod_status, rejected_status
 
@@ -242,7 +244,7 @@ class PodWorker:
             (c := sandbox.containers.get(s.get("name", ""))) is not None and c.started_at is not None for s in specs
         )
         if sandbox is not None and running:
-            arm_exits(self.engine, self.runtime, self.pod, sandbox, self.signal)
+            self._arm(sandbox)
         if sandbox is None or not running:
             if not self._announced:
                 self._announced = True
@@ -251,9 +253,11 @@ class PodWorker:
             sandbox = await self._start(sandbox, specs)
             if sandbox is None:
                 return
-            arm_exits(self.engine, self.runtime, self.pod, sandbox, self.signal)
+            self._arm(sandbox)
         elif self._posted_rv > resource_version(self.pod) or is_running_and_ready(self.pod, sandbox):
             return  # our last write is not back from the watch yet, or the stored status is already true
+        elif has_probes(self.pod) and not self._status_changed(sandbox):
+            return  # a probed Pod that stays unready writes nothing new
         if self._config_waiting and not self._status_changed(sandbox):
             return  # a retry that changed nothing writes nothing
         posted = self._status(sandbox)
@@ -264,6 +268,28 @@ class PodWorker:
                 # A container exited while the status was on its way: the final one must be told.
                 await self._post(final)
             await self._finish(sandbox)
+
+    def _arm(self, sandbox: Sandbox) -> None:
+        """Follow the started containers: their exits, and their probes."""
+        arm_exits(self.engine, self.runtime, self.pod, sandbox, self.signal)
+        owner = f"kubelet/{self.kubelet.node_name}/{self.name}"
+        arm_probes(self.engine, self.runtime, lambda: self.pod, sandbox, self._probed, owner)
+
+    async def _probed(self, container: Container, step: Step) -> None:
+        """What a container's probes found: Unhealthy events, then a restart or a readiness to report."""
+        if self._stale():
+            return
+        path = _field_path(container.name)
+        for kind, output in step.failures:
+            await self.kubelet.recorder.event(self.pod, "Warning", "Unhealthy", f"{kind} probe failed: {output}", path)
+        if step.kill and container.finished_at is None:
+            await self.kubelet.recorder.event(
+                self.pod, "Normal", "Killing",
+                f"Container {container.name} failed {step.kill.lower()} probe, will be restarted", path,
+            )
+            await self.runtime.container_exited(self.pod, container, KILLED_EXIT_CODE)
+        if step.kill or step.changed:
+            self.signal()
 
     def _status_changed(self, sandbox: Sandbox) -> bool:
         stored = self.pod.get("status") or {}
