@@ -8,6 +8,7 @@ end and check it through the API.
 
 from __future__ import annotations
 
+from .crash_loop import CRASH_LOOP
 from .daemonset import DAEMON_SETS
 from .manifests import deployment, filler
 from .script import Action, Lesson, NodeSpec, Step
@@ -652,5 +653,5 @@ spec:
 
 LESSONS: tuple[Lesson, ...] = (
     CREATION_FLOW, NODE_NAME, NODE_SELECTOR, NODE_AFFINITY, POD_AFFINITY, RESOURCES, PORTS_AND_DISKS,
-    SCALE_AND_ROLLOUT, NODE_FAILURE, SERVICE, DAEMON_SETS,
+    SCALE_AND_ROLLOUT, NODE_FAILURE, SERVICE, DAEMON_SETS, CRASH_LOOP,
 )

@@ -19,7 +19,7 @@ ACTIONS = [(lesson.slug, action) for lesson in LESSONS for action in lesson.acti
 def test_the_ten_lessons_come_in_course_order():
     assert [lesson.slug for lesson in LESSONS] == [
         "creation-flow", "node-name", "node-selector", "node-affinity", "pod-affinity", "resources",
-        "ports-and-disks", "scale-and-rollout", "node-failure", "service", "daemonset",
+        "ports-and-disks", "scale-and-rollout", "node-failure", "service", "daemonset", "crash-loop",
     ]
     assert list(BY_SLUG) == [lesson.slug for lesson in LESSONS]
 
