@@ -47,6 +47,7 @@ from .job_util import (
     is_finished,
     is_indexed,
     parse_indexes,
+    restarts_exceed_limit,
     set_condition,
     wire_status,
 )
@@ -217,7 +218,7 @@ class JobController:
             ),
             None,
         )
-        if failure is None and counts["failed"] > backoff_limit(job):
+        if failure is None and (counts["failed"] > backoff_limit(job) or restarts_exceed_limit(job, active)):
             failure = BACKOFF_LIMIT_EXCEEDED
         if failure is None and isinstance(deadline, int) and start is not None and not suspended:
             left = deadline - (now - start).total_seconds()

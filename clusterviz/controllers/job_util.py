@@ -169,6 +169,23 @@ def wire_status(job: Obj, counts: dict[str, Any], conditions: list[Obj]) -> dict
     return wire
 
 
+def restarts_exceed_limit(job: Obj, active: list[Obj]) -> bool:
+    """pastBackoffLimitOnFailure: with restartPolicy OnFailure, its running Pods' container restarts count as failures."""
+    template_spec = (spec(job).get("template") or {}).get("spec") or {}
+    if template_spec.get("restartPolicy") != "OnFailure":
+        return False
+    restarts = sum(
+        int_field(cs, "restartCount")
+        for pod in active
+        if status(pod).get("phase") in ("Pending", "Running")
+        for section in ("initContainerStatuses", "containerStatuses")
+        for cs in status(pod).get(section) or []
+        if isinstance(cs, dict)
+    )
+    limit = backoff_limit(job)
+    return restarts > 0 if limit == 0 else restarts >= limit
+
+
 def backoff_limit(job: Obj) -> int:
     """spec.backoffLimit (6 when unset, as defaulted)."""
     return int_field(spec(job), "backoffLimit", 6)

@@ -169,3 +169,16 @@ async def test_a_jobs_creation_is_the_numbered_flow_and_its_pod_is_told_1_to_13(
     # The Pod's own end comes after its story: the runtime tells the kubelet the container exited.
     exits = [m for m in messages if m["verb"] == "exit"]
     assert exits and exits[0]["seq"] > max(s for b in told.beats for s in b.seqs)
+
+
+async def test_restarts_of_an_on_failure_pod_count_against_the_backoff_limit(sim):
+    body = job_body("crashy", exit_after="2s", exit_code=1, backoffLimit=2)
+    body["spec"]["template"]["spec"]["restartPolicy"] = "OnFailure"
+    await kubectl().create(body)
+    await sim.engine.until_settled()
+
+    job = await kubectl().get("jobs", "crashy", "default")
+    assert condition(job, "Failed")["reason"] == "BackoffLimitExceeded"
+    # The one Pod restarted its container instead of failing; stopped for the failure, it counts once.
+    assert job["status"]["failed"] == 1
+    assert await job_pods("crashy") == []
