@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
-WORKLOAD_KINDS = frozenset({"Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob"})
+WORKLOAD_KINDS = frozenset(
+    {"Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "StatefulSet", "Job", "CronJob"}
+)
 CLIENTS = frozenset({"kubectl", "client", "dashboard"})
 
 

@@ -36,6 +36,7 @@ PANEL_RESOURCES = (
     "replicasets",
     "replicationcontrollers",
     "daemonsets",
+    "statefulsets",
     "controllerrevisions",
     "jobs",
     "cronjobs",

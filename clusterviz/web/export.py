@@ -29,6 +29,7 @@ EXPORTED = (
     "replicationcontrollers",
     "replicasets",
     "daemonsets",
+    "statefulsets",
     "pods",
 )
 SYSTEM_NAMESPACES = {"default", "kube-system", "kube-public", "kube-node-lease"}

@@ -24,6 +24,7 @@ from .describe_batch import describe_cron_job, describe_job
 from .describe_config import describe_config_map, describe_secret, describe_service_account
 from .describe_daemonset import describe_daemon_set
 from .describe_disruption import describe_pod_disruption_budget
+from .describe_statefulset import describe_stateful_set
 from .language import beside_upstream, refused
 
 TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io"
@@ -34,6 +35,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "replicasets": (gettext_lazy("ReplicaSets"), ("replicasets",)),
     "replicationcontrollers": (gettext_lazy("ReplicationControllers"), ("replicationcontrollers",)),
     "daemonsets": (gettext_lazy("DaemonSets"), ("daemonsets", "controllerrevisions")),
+    "statefulsets": (gettext_lazy("StatefulSets"), ("statefulsets", "controllerrevisions")),
     "jobs": (gettext_lazy("Jobs + CronJobs"), ("jobs", "cronjobs")),
     "poddisruptionbudgets": (gettext_lazy("PodDisruptionBudgets"), ("poddisruptionbudgets",)),
     "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
@@ -147,6 +149,8 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describers.describe_replicated(obj, (await client.list("pods", namespace))["items"])
         elif plural == "daemonsets":
             text = describe_daemon_set(obj, (await client.list("pods", namespace))["items"])
+        elif plural == "statefulsets":
+            text = describe_stateful_set(obj, (await client.list("pods", namespace))["items"])
         elif plural == "jobs":
             text = describe_job(obj)
         elif plural == "cronjobs":

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # What the followed object can be: a workload whose controller makes the Pod, or a Pod a client wrote.
-OWNER_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job")
+OWNER_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "StatefulSet", "Job")
 # The last hop of the flow: the progress reads "k / 13".
 LAST_HOP = 13
 
