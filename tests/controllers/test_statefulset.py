@@ -183,3 +183,18 @@ async def test_deleting_the_set_collects_its_pods_and_revisions(sim):
     await sim.engine.until_settled()
     assert await web_pods(client) == {}
     assert (await client.list("controllerrevisions", "default"))["items"] == []
+
+
+async def test_the_headless_service_names_each_pod_in_its_endpoints(sim):
+    # The hostname in each address is what gives web-<n>.nginx.default.svc.cluster.local its record.
+    client = Client("demo", "kubectl")
+    await client.create(SERVICE)
+    await client.create(stateful_set())
+    await sim.engine.until_settled()
+    endpoints = await client.get("endpoints", "nginx", "default")
+    addresses = [a for subset in endpoints["subsets"] for a in subset["addresses"]]
+    assert sorted((a["hostname"], a["targetRef"]["name"]) for a in addresses) == [
+        ("web-0", "web-0"),
+        ("web-1", "web-1"),
+        ("web-2", "web-2"),
+    ]
