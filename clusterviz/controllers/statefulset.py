@@ -211,27 +211,29 @@ class StatefulSetController:
         unhealthy = [p for p in [*(slots[o] for o in sorted(slots)), *condemned] if not is_healthy(p)]
         first_unhealthy = unhealthy[0] if unhealthy else None
         for ordinal in range(start, end):
-            pod = slots.get(ordinal)
-            if pod is not None and is_finished(pod) and not deleting(pod):
-                reason = "RecreatingFailedPod" if status(pod).get("phase") == "Failed" else "RecreatingTerminatedPod"
+            replica: Obj | None = slots.get(ordinal)
+            if replica is not None and is_finished(replica) and not deleting(replica):
+                reason = (
+                    "RecreatingFailedPod" if status(replica).get("phase") == "Failed" else "RecreatingTerminatedPod"
+                )
                 what = "failed" if reason == "RecreatingFailedPod" else "terminated"
                 message = f"StatefulSet {meta(sts).get('namespace')}/{meta(sts).get('name')} is recreating {what} Pod "
-                await self.recorder.event(sts, "Warning", reason, message + str(meta(pod).get("name")))
-                await self._delete(sts, pod)
-                pod = None
-            if pod is None:
+                await self.recorder.event(sts, "Warning", reason, message + str(meta(replica).get("name")))
+                await self._delete(sts, replica)
+                replica = None
+            if replica is None:
                 revision = current if uses_current_revision(sts, ordinal) else update
                 slots[ordinal] = await self._create(sts, new_pod(sts, revision, ordinal))
                 if monotonic:
                     return self._standing(slots, condemned)
                 continue
-            if deleting(pod) or not self._available(sts, pod):
+            if deleting(replica) or not self._available(sts, replica):
                 # OrderedReady: the next ordinal waits until this one is Running and Ready (and available).
                 if monotonic:
                     return self._standing(slots, condemned)
                 continue
-            if not identity_matches(sts, pod):
-                slots[ordinal] = await self._update_identity(sts, pod)
+            if not identity_matches(sts, replica):
+                slots[ordinal] = await self._update_identity(sts, replica)
         for pod in reversed(condemned):
             if deleting(pod):
                 if monotonic:
