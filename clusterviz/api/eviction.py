@@ -20,7 +20,8 @@ from clusterviz.apimachinery.unstructured import dict_or_empty, resource_version
 from clusterviz.store import kv
 
 from . import clock, codec, errors
-from .handlers import PATCH_RETRIES, _delete_object, _get, _list, _write_update, cluster_of, not_found, ok, store_key
+from .deletion import delete_object
+from .handlers import PATCH_RETRIES, _get, _list, _write_update, cluster_of, not_found, ok, store_key
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import lookup
 
@@ -64,7 +65,7 @@ async def evict(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if req.query.get("dryRun") or options.get("dryRun"):
         return _success()
     await _mark_disruption_target(req, cid, pod_path)
-    await _delete_object(req, pod_path, cid, options)
+    await delete_object(req, pod_path, cid, options)
     return _success()
 
 

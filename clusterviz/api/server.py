@@ -11,7 +11,20 @@ from typing import Any
 
 from clusterviz.store import kv
 
-from . import clock, discovery, errors, eviction, field_validation, gate, handlers, logs, openapi, streams, virtual
+from . import (
+    clock,
+    deletion,
+    discovery,
+    errors,
+    eviction,
+    field_validation,
+    gate,
+    handlers,
+    logs,
+    openapi,
+    streams,
+    virtual,
+)
 from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
 from .tokens import request_token
 from .watch import watch
@@ -166,7 +179,7 @@ async def _verb(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         return await handlers.create(req, rp)
     if not rp.name:
         if method == "DELETE":
-            return await handlers.delete_collection(req, rp)
+            return await deletion.delete_collection(req, rp)
         raise errors.method_not_allowed(method.lower(), rp.resource.plural, rp.resource.group)
     if rp.resource.namespaced and not rp.namespace:
         raise errors.not_found_path()
@@ -182,5 +195,5 @@ async def _verb(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         if rp.sub:
             raise errors.method_not_allowed("delete", rp.resource.plural, rp.resource.group)
         _need("delete", rp)
-        return await handlers.delete(req, rp)
+        return await deletion.delete(req, rp)
     raise errors.method_not_allowed(method.lower(), rp.resource.plural, rp.resource.group)
