@@ -34,14 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-__all__ = [
-    "CONTENT_TYPE",
-    "MAGIC",
-    "SUPPORTED_KINDS",
-    "ProtobufError",
-    "decode_object",
-    "decode_unknown",
-]
+__all__ = ["CONTENT_TYPE", "MAGIC", "SUPPORTED_KINDS", "ProtobufError", "decode_object", "decode_unknown"]
 
 MAGIC = b"k8s\x00"
 CONTENT_TYPE = "application/vnd.kubernetes.protobuf"
@@ -689,9 +682,7 @@ def decode_object(body: bytes, default_api_version: str = "", default_kind: str 
     api_version, kind, raw = decode_unknown(body)
     api_version = api_version or default_api_version
     kind = kind or default_kind
-    schema = _KINDS.get((api_version, kind))
-    if schema is None and kind in ANY_VERSION_KINDS:
-        schema = ANY_VERSION_KINDS[kind]
+    schema = _KINDS.get((api_version, kind)) or ANY_VERSION_KINDS.get(kind)
     if schema is None:
         raise ProtobufError(f"cannot decode protobuf for {kind or '<no kind>'} in {api_version or '<no apiVersion>'}")
     try:

@@ -453,7 +453,7 @@ def test_invalid_utf8_is_replaced_not_fatal():
         (MAGIC + b"\x08\x01", "wrong wire type"),
         (envelope("v1", "Namespace", b"", encoding="gzip"), "content encoding"),
         (envelope("v1", "Namespace", b"", content_type="application/json"), "content type"),
-        (envelope("batch/v1", "Job", b""), "cannot decode protobuf for Job"),
+        (envelope("example.com/v1", "Gadget", b""), "cannot decode protobuf for Gadget"),
         (envelope("v1", "Namespace", v_int(1, 7)), "wrong wire type 0 for field metadata"),
         (envelope("v1", "Namespace", v_msg(1, v_int(1, 7))), "wrong wire type 0 for field name"),
         (envelope("v1", "Namespace", v_msg(1, v_msg(8, v_str(1, "x")))), "wrong wire type 2 for field seconds"),
