@@ -34,6 +34,7 @@ WORKLOADS = {
     "deployments": "deployment.apps",
     "replicasets": "replicaset.apps",
     "replicationcontrollers": "replicationcontroller",
+    "statefulsets": "statefulset.apps",
 }
 _POD_CIDR = re.compile(r"10\.244\.(\d+)\.0/24")
 # What kubectl prints after each node action: "node/node02 labeled".
@@ -265,7 +266,7 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
     """Scale a workload (``kubectl scale``) or change a container's image (``kubectl set image``)."""
     noun = WORKLOADS.get(plural)
     if noun is None:
-        return flash(request, error=_("only Deployments, ReplicaSets and ReplicationControllers can be scaled"))
+        return flash(request, error=_("only Deployments, ReplicaSets, ReplicationControllers and StatefulSets can be scaled"))
     client = Client(cluster, "dashboard")
     data = {key: request.POST.get(key, "") for key in ("action", "replicas", "container", "image")}
 

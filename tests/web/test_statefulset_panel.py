@@ -76,3 +76,15 @@ async def test_the_tab_and_describe_have_no_english_left_in_chinese(sim, async_c
     assert "StatefulSet（有状态副本集）" in page
     panel = await chinese_page(async_client, "/c/demo/objects?tab=statefulsets&describe=statefulsets/default/web")
     assert untranslated_english(panel, await names_in("demo") | {"web", "nginx"}) == []
+
+
+async def test_the_describe_panel_scales_a_stateful_set_like_kubectl_scale(sim, async_client):
+    await KUBECTL.create(STATEFUL_SET)
+    await sim.engine.until_settled()
+    html = await get(async_client, "/c/demo/describe/statefulsets/web?namespace=default")
+    assert 'name="replicas" value="3"' in html and 'name="image" value="nginx:1.27"' in html
+    reply = await async_client.post("/c/demo/workloads/statefulsets/default/web", {"action": "scale", "replicas": "1"})
+    assert "statefulset.apps/web scaled" in reply.content.decode()
+    await sim.engine.until_settled()
+    names = sorted(p["metadata"]["name"] for p in (await KUBECTL.list("pods", "default"))["items"])
+    assert names == ["web-0"]
