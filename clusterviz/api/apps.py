@@ -25,8 +25,9 @@ class ApiConfig(AppConfig):
     def ready(self) -> None:
         from django.apps import apps
 
-        from . import metrics
+        from . import metrics, reviews
 
         metrics.register()
+        reviews.register()
         # The API app has no models, so it gets no post_migrate of its own; the store's will do.
         post_migrate.connect(ensure_demo_cluster, sender=apps.get_app_config("store"))

@@ -27,6 +27,11 @@ class ApiRequest:
     client: str = "client"
     # The HTTP caller's User-Agent (names its field manager when it does not).
     user_agent: str = ""
+    # Who asks, as the authenticator named them, and what the classroom's rules grant them on this cluster
+    # ("write", "read" or None); the components are the cluster's own, with every right.
+    user: str = ""
+    groups: tuple[str, ...] = ()
+    granted: str | None = "write"
     host: str = "127.0.0.1"
     # Already-decoded body from in-process callers (skips JSON encoding).
     payload: Any = None

@@ -22,6 +22,7 @@ from . import (
     handlers,
     logs,
     openapi,
+    reviews,
     streams,
     virtual,
 )
@@ -74,6 +75,8 @@ async def _route(req: ApiRequest) -> ApiResponse:
     else:
         raise errors.not_found_path()
     rp = parse_resource_path(group, version, rest)
+    if reviews.handles(rp):
+        return await reviews.review(req, rp)  # answered here, never a write
     if rp.sub in streams.SUBRESOURCES and rp.name:
         # Never a write, never gated: there is only a Status to answer.
         if req.method not in ("GET", "POST"):

@@ -15,6 +15,9 @@ from . import errors
 from .request import ApiRequest, ApiResponse
 from .server import dispatch, error_response
 
+# Who an HTTP caller is when no access check named them (the open embedded default).
+ANONYMOUS_ACCESS = ("system:anonymous", ("system:unauthenticated",), "write")
+
 
 def client_name(user_agent: str) -> str:
     """How the flow diagram names an HTTP caller."""
@@ -43,6 +46,7 @@ async def api(request: HttpRequest, cluster: str, path: str = "") -> HttpRespons
         user_agent=request.headers.get("User-Agent", ""),
         host=request.get_host(),
     )
+    req.user, req.groups, req.granted = getattr(request, "clusterviz_access", ANONYMOUS_ACCESS)
     return to_http(await dispatch(req))
 
 

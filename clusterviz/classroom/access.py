@@ -62,3 +62,15 @@ def permission(identity: Identity, cluster: str, owner: Ownership, classroom_mod
 def allows(granted: str | None, wanted: str) -> bool:
     """Whether a granted permission covers the wanted one (WRITE covers READ)."""
     return granted == WRITE or (granted == READ and wanted == READ)
+
+
+TEACHERS_GROUP = "clusterviz:teachers"
+STUDENTS_GROUP = "clusterviz:students"
+
+
+def groups_of(identity: Identity) -> tuple[str, ...]:
+    """The groups a Kubernetes authenticator would give the identity (``kubectl auth whoami``)."""
+    if identity.anonymous:
+        return ("system:unauthenticated",)
+    extra = (TEACHERS_GROUP,) if identity.teacher else (STUDENTS_GROUP,) if identity.sandbox else ()
+    return (*extra, "system:authenticated")

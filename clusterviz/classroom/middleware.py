@@ -24,7 +24,7 @@ from clusterviz.api.views import to_http
 from clusterviz.middleware import AsyncMiddleware
 
 from . import ratelimit
-from .access import READ, UNOWNED, WRITE, Identity, allows, permission
+from .access import READ, UNOWNED, WRITE, Identity, allows, groups_of, permission
 from .identity import SANDBOX_COOKIE, InvalidToken, classroom_mode, identify, ownership
 
 # Everything of one cluster: its page, forms and API; plus the home page's reset and delete buttons.
@@ -33,6 +33,10 @@ CLUSTER_PATH = re.compile(
 )
 API_PREFIXES = ("api", "apis", "version", "openapi", "healthz", "livez", "readyz")
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
+SELF_REVIEWS = (
+    "apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+    "apis/authentication.k8s.io/v1/selfsubjectreviews",
+)
 VERBS = {"POST": "create", "PUT": "update", "PATCH": "patch", "DELETE": "delete"}
 
 
@@ -60,6 +64,11 @@ def is_discovery(rest: str) -> bool:
     if parts[:1] in (["version"], ["openapi"], ["healthz"], ["livez"], ["readyz"]):
         return True
     return (parts[:1] == ["api"] and len(parts) <= 2) or (parts[:1] == ["apis"] and len(parts) <= 3)
+
+
+def is_self_review(rest: str) -> bool:
+    """Asking what one may do, or who one is: every caller may, as Kubernetes' system:basic-user role allows."""
+    return rest.rstrip("/") in SELF_REVIEWS
 
 
 def forbidden_message(identity: Identity, verb: str, resource: str, group: str, namespace: str) -> str:
@@ -98,7 +107,7 @@ class ClusterAccessMiddleware(AsyncMiddleware):
         # A new cluster belongs to no class yet: creating one is a write to an unowned cluster.
         cluster, rest = match["cluster"] or match["managed"] or "", match["rest"]
         is_api = rest.split("/", 1)[0] in API_PREFIXES
-        wanted = READ if request.method in READ_METHODS else WRITE
+        wanted = READ if request.method in READ_METHODS or is_self_review(rest) else WRITE
         try:
             refusal = await self._refusal(request, cluster, rest, is_api, wanted)
         except OUTAGES:
@@ -112,6 +121,8 @@ class ClusterAccessMiddleware(AsyncMiddleware):
         authorization = request.headers.get("Authorization", "")
         owner = await ownership(cluster)
         identity = Identity()
+        # What the API's self-reviews answer (kubectl auth can-i, auth whoami): who asks and what they may.
+        request.clusterviz_access = (identity.username, groups_of(identity), WRITE)  # type: ignore[attr-defined]
         if authorization or owner.kind != UNOWNED or classroom_mode():
             try:
                 identity = await identify(authorization, await request.auser(), request.COOKIES.get(SANDBOX_COOKIE))
@@ -120,7 +131,8 @@ class ClusterAccessMiddleware(AsyncMiddleware):
                     status(401, "Unauthorized", "Unauthorized") if is_api else HttpResponse("Unauthorized", status=401)
                 )
             granted = permission(identity, cluster, owner, classroom_mode())
-            if not allows(granted, wanted) and not (is_api and wanted == READ and is_discovery(rest)):
+            request.clusterviz_access = (identity.username, groups_of(identity), granted)  # type: ignore[attr-defined]
+            if not allows(granted, wanted) and not (is_api and (is_self_review(rest) or wanted == READ and is_discovery(rest))):
                 if not is_api:
                     return page_refusal(
                         request, f'User "{identity.username}" may not {wanted} cluster "{cluster}".', 403

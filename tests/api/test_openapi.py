@@ -164,6 +164,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "ControllerRevision": {"revision": 1, "data": {}},
     "NodeMetrics": {"window": "30s", "usage": {"cpu": "1m", "memory": "1Ki"}},
     "PodMetrics": {"window": "30s", "containers": [{"name": "c", "usage": {"cpu": "1m", "memory": "1Ki"}}]},
+    "SelfSubjectAccessReview": {"spec": {"resourceAttributes": {"verb": "get", "resource": "pods"}}},
+    "SelfSubjectReview": {},
 }
 
 

@@ -97,3 +97,34 @@ def test_without_a_token_kubectl_gets_nothing_of_a_sandbox(
     anonymous = Kubectl(kubectl_binary, live.cluster_url(classroom["anns"]), tmp_path)
     refused = anonymous("get", "nodes")
     assert refused.returncode != 0 and 'User "system:anonymous" cannot list resource "nodes"' in refused.stderr
+
+
+def test_kubectl_auth_says_who_the_caller_is_and_what_they_may_do(
+    classroom: dict[str, str], kubectl_binary: str, live: LiveServer, tmp_path: Path
+) -> None:
+    config = tmp_path / "kubeconfig"
+    config.write_text(classroom["kubeconfig"])
+    https = f"https://127.0.0.1:{live.tls_port}/c/"
+
+    def kubectl(*args: str, server: str = classroom["anns"]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [kubectl_binary, "--kubeconfig", str(config), "--server", https + server, *args],
+            capture_output=True, text=True, timeout=60, env={**os.environ, "HOME": str(tmp_path)}, check=False,
+        )  # fmt: skip
+
+    whoami = kubectl("auth", "whoami")
+    assert whoami.returncode == 0, whoami.stderr
+    assert [line.split(None, 1) for line in whoami.stdout.splitlines()] == [
+        ["ATTRIBUTE", "VALUE"], ["Username", "student:Ann"], ["Groups", "[clusterviz:students system:authenticated]"],
+    ]
+    # Her sandbox is hers; the class's demo she may only read; a classmate's sandbox not at all.
+    assert kubectl("auth", "can-i", "create", "deployments").stdout.strip() == "yes"
+    assert kubectl("auth", "can-i", "list", "pods", server=classroom["demo"]).stdout.strip() == "yes"
+    refused = kubectl("auth", "can-i", "delete", "pods", server=classroom["demo"])
+    assert (refused.returncode, refused.stdout.strip()) == (1, "no")
+    assert kubectl("auth", "can-i", "get", "pods", server=classroom["bobs"]).stdout.strip() == "no"
+
+    anonymous = Kubectl(kubectl_binary, live.cluster_url(classroom["anns"]), tmp_path)
+    assert anonymous("auth", "can-i", "get", "pods").stdout.strip() == "no"
+    who = anonymous("auth", "whoami")
+    assert "system:anonymous" in who.stdout and "[system:unauthenticated]" in who.stdout

@@ -235,3 +235,12 @@ def test_rollout_undo_reuses_the_old_replica_set(kubectl: Kubectl):
     image = ok(kubectl("get", "deploy", "undone", "-o", "jsonpath={.spec.template.spec.containers[0].image}"))
     assert image == "nginx:1.25"
     ok(kubectl("delete", "deployment", "undone"))
+
+
+def test_auth_on_the_open_demo_cluster(kubectl: Kubectl):
+    assert ok(kubectl("auth", "can-i", "create", "pods")).strip() == "yes"
+    assert ok(kubectl("auth", "can-i", "delete", "nodes")).strip() == "yes"
+    who = ok(kubectl("auth", "whoami")).splitlines()
+    assert [line.split(None, 1) for line in who] == [
+        ["ATTRIBUTE", "VALUE"], ["Username", "system:anonymous"], ["Groups", "[system:unauthenticated]"],
+    ]
