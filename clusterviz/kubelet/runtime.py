@@ -100,6 +100,8 @@ class Container:
     probed_started: bool = False
     probed_ready: bool = False
     probes_armed: bool = False
+    # The timer of its scripted exit (script.py), cancelled when the kubelet kills it first.
+    exit_task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
 @dataclass

@@ -118,7 +118,7 @@ def arm_exits(
         # Measured from its start, so a container adopted after a restart of the simulation keeps its time.
         ran = (clock.now_precise() - container.started_at).total_seconds()
         delay = max(behaviour.exit_after - ran, 0.0)
-        engine.spawn(
+        container.exit_task = engine.spawn(
             f"{runtime.name}/exit/{container.name}",
             _exit_later(engine, runtime, pod, container, delay, behaviour.exit_code, exited),
         )

@@ -287,6 +287,8 @@ class PodWorker:
                 self.pod, "Normal", "Killing",
                 f"Container {container.name} failed {step.kill.lower()} probe, will be restarted", path,
             )
+            if container.exit_task is not None:
+                container.exit_task.cancel()  # killed: its own exit will not come
             await self.runtime.container_exited(self.pod, container, KILLED_EXIT_CODE)
         if step.kill or step.changed:
             self.signal()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from clusterviz.kubelet.probes import (
@@ -15,6 +16,8 @@ from clusterviz.kubelet.probes import (
     Result,
     Timing,
 )
+
+from .helpers import condition, events_of, kubectl, pinned_pod, pod
 
 IP = "10.244.1.5"
 DOCS_SCRIPT = "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600"
@@ -167,3 +170,44 @@ def test_a_coming_change_is_seen_ahead_so_fast_forward_reaches_it():
         {"name": "web", "image": "nginx", "livenessProbe": {"httpGet": {"path": "/", "port": 80}}}
     )
     assert not healthy.change_within(Judge(_pod(), {"name": "web", "image": "nginx"}, IP))
+
+
+def _probed_pod(name: str, **probes: Any) -> dict[str, Any]:
+    body = pinned_pod(name)
+    body["spec"]["containers"][0].update(probes)
+    return body
+
+
+async def test_a_pod_that_stays_unready_lets_fast_forward_settle(sim):
+    start = sim.engine.now
+    await kubectl().create(_probed_pod("unready", readinessProbe={"httpGet": {"path": "/nope", "port": 80}}))
+    await sim.engine.until_settled()
+
+    stored = await pod("unready")
+    assert stored["status"]["phase"] == "Running"
+    assert condition(stored, "Ready")["status"] == "False"
+    assert condition(stored, "ContainersReady")["reason"] == "ContainersNotReady"
+    assert stored["status"]["containerStatuses"][0]["ready"] is False
+    assert stored["status"]["containerStatuses"][0]["started"] is True
+    # Three failures reported, then quiet for five minutes: the engine stops once the settle window is over.
+    assert sim.engine.now - start < 300
+    (unhealthy,) = [e for e in await events_of("unready") if e["reason"] == "Unhealthy"]
+    assert unhealthy["message"] == "Readiness probe failed: HTTP probe failed with statuscode: 404"
+    assert unhealthy["type"] == "Warning" and unhealthy["count"] == 3
+    assert unhealthy["involvedObject"]["fieldPath"] == "spec.containers{myapp}"
+
+
+async def test_fast_forward_reaches_a_liveness_failure_and_the_restart_it_brings(sim):
+    probe = {"exec": {"command": ["cat", "/tmp/healthy"]}, "initialDelaySeconds": 5, "periodSeconds": 5}
+    body = _probed_pod("docs", livenessProbe=probe, image="busybox", args=["/bin/sh", "-c", DOCS_SCRIPT])
+    await kubectl().create(body)
+    await sim.engine.until_settled()
+
+    status = (await pod("docs"))["status"]["containerStatuses"][0]
+    assert status["restartCount"] >= 1
+    assert status["lastState"]["terminated"]["exitCode"] == 137
+    reasons = [(e["reason"], e["message"]) for e in await events_of("docs")]
+    assert ("Killing", "Container myapp failed liveness probe, will be restarted") in reasons
+    killed = status["lastState"]["terminated"]
+    ran = datetime.fromisoformat(killed["finishedAt"]) - datetime.fromisoformat(killed["startedAt"])
+    assert ran.total_seconds() == 40  # failures at 30, 35 and 40 s: the third one restarts it
