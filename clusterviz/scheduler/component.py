@@ -36,8 +36,8 @@ EVENT_SOURCE = "default-scheduler"
 DECISION_API_VERSION = "clusterviz.io/v1"
 # A new profile may make any parked Pod fit (or not), so every Pod gets another attempt.
 PROFILE_CHANGE = framework.ClusterEvent(framework.EventResource.WILDCARD, framework.ActionType.ALL, "ProfileChange")
-# What PodTopologySpread's default selector reads (upstream's informers for helper.DefaultSelector).
-# StatefulSets join once the API serves apps/v1 statefulsets.
+# What PodTopologySpread's default selector reads (upstream's informers for helper.DefaultSelector),
+# each watched only if the API serves it.
 WORKLOAD_RESOURCES = (
     ("", "v1", "services", "Service"),
     ("", "v1", "replicationcontrollers", "ReplicationController"),
