@@ -164,3 +164,38 @@ def test_a_startup_probe_holds_the_others_back_and_restarts_a_container_that_nev
     assert "Container never failed startup probe, will be restarted" in _events(kubectl, "never-start")
     for name in ("slow-start", "never-start"):
         ok(kubectl("delete", "pod", name, "--wait=false"))
+
+
+def test_the_api_server_rejects_probes_as_upstream_does(kubectl: Kubectl):
+    container = {
+        "name": "web",
+        "image": "nginx",
+        "livenessProbe": {"httpGet": {"path": "/", "port": 80}, "tcpSocket": {"port": 80}, "successThreshold": 2},
+        "readinessProbe": {"tcpSocket": {"port": 80}, "terminationGracePeriodSeconds": 30},
+        "startupProbe": {"exec": {"command": ["true"]}, "periodSeconds": -1},
+    }
+    rejected = kubectl("apply", "-f", "-", stdin=_pod("bad-probes", container))
+    assert rejected.returncode == 1
+    for line in (
+        "spec.containers[0].livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
+        "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+        "spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 30: "
+        "must not be set for readinessProbes",
+        "spec.containers[0].startupProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0",
+    ):
+        assert line in rejected.stderr, rejected.stderr
+    assert kubectl("get", "pod", "bad-probes").returncode == 1
+
+
+def test_probe_fields_are_defaulted_as_upstream_does(kubectl: Kubectl):
+    container = {"name": "web", "image": "nginx", "livenessProbe": {"httpGet": {"port": 80}}}
+    ok(kubectl("apply", "-f", "-", stdin=_pod("defaulted-probe", container)))
+    probe = json.loads(_jsonpath(kubectl, "pod", "defaulted-probe", "{.spec.containers[0].livenessProbe}"))
+    assert probe == {
+        "httpGet": {"path": "/", "port": 80, "scheme": "HTTP"},
+        "timeoutSeconds": 1,
+        "periodSeconds": 10,
+        "successThreshold": 1,
+        "failureThreshold": 3,
+    }
+    ok(kubectl("delete", "pod", "defaulted-probe", "--wait=false"))

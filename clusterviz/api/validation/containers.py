@@ -214,6 +214,11 @@ def _validate_container(ctr: dict[str, Any], path: str, volumes: set[str], *, in
             errs.append(forbidden(child(path, probe_name), "may not be set for init containers"))
             continue
         _validate_probe(probe, child(path, probe_name), errs, success_must_be_one=probe_name != "readinessProbe")
+        grace = probe.get("terminationGracePeriodSeconds")
+        if probe_name == "readinessProbe" and grace is not None:
+            # A readiness probe never kills, so a kill's grace period means nothing there.
+            errs.append(invalid(child(path, probe_name, "terminationGracePeriodSeconds"), grace,
+                                "must not be set for readinessProbes"))
     return errs
 
 
