@@ -198,3 +198,22 @@ async def test_the_headless_service_names_each_pod_in_its_endpoints(sim):
         ("web-1", "web-1"),
         ("web-2", "web-2"),
     ]
+
+
+async def test_on_delete_replaces_a_pod_only_when_it_is_deleted(sim):
+    client = Client("demo", "kubectl")
+    await client.create(stateful_set(replicas=2, updateStrategy={"type": "OnDelete"}))
+    await sim.engine.until_settled()
+    sts = await client.get("statefulsets", "web", "default")
+    sts["spec"]["template"]["spec"]["containers"][0]["image"] = "nginx:1.28"
+    await client.update(sts)
+    await sim.engine.until_settled()
+    images = {n: p["spec"]["containers"][0]["image"] for n, p in (await web_pods(client)).items()}
+    assert images == {"web-0": "nginx:1.27", "web-1": "nginx:1.27"}
+    await client.delete("pods", "web-0", "default")
+    await sim.engine.until_settled()
+    images = {n: p["spec"]["containers"][0]["image"] for n, p in (await web_pods(client)).items()}
+    assert images == {"web-0": "nginx:1.28", "web-1": "nginx:1.27"}
+    status = (await client.get("statefulsets", "web", "default"))["status"]
+    assert status["updatedReplicas"] == 1 and status["currentReplicas"] == 1
+    assert status["currentRevision"] != status["updateRevision"]
