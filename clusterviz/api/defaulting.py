@@ -240,6 +240,9 @@ def _container(container: dict[str, Any]) -> None:
         _default_zero(probe, "successThreshold", 1)
         _default_zero(probe, "failureThreshold", 3)
         _handler(probe)
+        grpc = _dict(probe, "grpc")
+        if grpc is not None:
+            _default_ptr(grpc, "service", "")
     lifecycle = _dict(container, "lifecycle")
     if lifecycle is not None:
         for hook in ("postStart", "preStop"):

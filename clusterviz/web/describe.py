@@ -252,6 +252,8 @@ def _probe(probe: dict[str, Any]) -> str:
         return f"http-get {scheme}://{get.get('host', '')}:{get.get('port', '')}{get.get('path', '')} {attrs}"
     if probe.get("tcpSocket"):
         return f"tcp-socket {probe['tcpSocket'].get('host', '')}:{probe['tcpSocket'].get('port', '')} {attrs}"
+    if probe.get("grpc"):
+        return f"grpc <pod>:{probe['grpc'].get('port', '')} {probe['grpc'].get('service', '')} {attrs}"
     return f"unknown {attrs}"
 
 

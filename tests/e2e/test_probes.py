@@ -199,3 +199,48 @@ def test_probe_fields_are_defaulted_as_upstream_does(kubectl: Kubectl):
         "failureThreshold": 3,
     }
     ok(kubectl("delete", "pod", "defaulted-probe", "--wait=false"))
+
+
+def test_the_describe_panel_prints_probes_as_kubectl_describe_does(kubectl: Kubectl):
+    from clusterviz.web.describe import describe_pod
+
+    body = json.loads(
+        _pod(
+            "described-probes",
+            {
+                "name": "web",
+                "image": "nginx",
+                "livenessProbe": {"httpGet": {"path": "/healthz", "port": 80}, "initialDelaySeconds": 3},
+                "readinessProbe": {"tcpSocket": {"port": 80}, "periodSeconds": 5},
+                "startupProbe": {"grpc": {"port": 9090}, "failureThreshold": 30},
+            },
+        )
+    )
+    body["spec"]["containers"].append(
+        {
+            "name": "side",
+            "image": "busybox",
+            "args": ["sleep", "3600"],
+            "livenessProbe": {"exec": {"command": ["cat", "/tmp/healthy"]}},
+        }
+    )
+    ok(kubectl("apply", "-f", "-", stdin=json.dumps(body)))
+    stored = json.loads(ok(kubectl("get", "pod", "described-probes", "-o", "json")))
+    panel = str(describe_pod(stored))
+
+    def probe_lines(text: str) -> list[str]:
+        return [
+            " ".join(line.split())
+            for line in text.splitlines()
+            if line.strip().split(":")[0] in ("Liveness", "Readiness", "Startup")
+        ]
+
+    expected = probe_lines(ok(kubectl("describe", "pod", "described-probes")))
+    assert expected == [
+        "Liveness: http-get http://:80/healthz delay=3s timeout=1s period=10s #success=1 #failure=3",
+        "Readiness: tcp-socket :80 delay=0s timeout=1s period=5s #success=1 #failure=3",
+        "Startup: grpc <pod>:9090 delay=0s timeout=1s period=10s #success=1 #failure=30",
+        "Liveness: exec [cat /tmp/healthy] delay=0s timeout=1s period=10s #success=1 #failure=3",
+    ]
+    assert probe_lines(panel) == expected
+    ok(kubectl("delete", "pod", "described-probes", "--wait=false"))
