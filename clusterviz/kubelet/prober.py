@@ -10,7 +10,7 @@ fast-forward reaches the moment a container becomes ready or is restarted. What 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from clusterviz.api import clock
 from clusterviz.api.component import Engine
@@ -18,53 +18,61 @@ from clusterviz.api.component import Engine
 from .probes import ContainerProbes, Judge, Step
 from .runtime import Container, ContainerRuntime, Sandbox
 
-Found = Callable[[Container, Step], Awaitable[None]]
-Latest = Callable[[], dict[str, Any]]
+
+class ProbeOwner(Protocol):
+    """The Pod worker a container's probes report to."""
+
+    @property
+    def pod(self) -> dict[str, Any]:
+        """The Pod's latest copy (its annotations can make probes fail)."""
+        ...
+
+    def probing(self) -> bool:
+        """Whether it still probes (its kubelet runs and it still drives the Pod)."""
+        ...
+
+    async def probed(self, container: Container, step: Step) -> None:
+        """Apply what a round of probes found."""
+        ...
 
 
-def arm_probes(
-    engine: Engine, runtime: ContainerRuntime, latest: Latest, sandbox: Sandbox, found: Found, owner: str
-) -> None:
-    """Start probing each started container of the sandbox that has probes (tasks named after ``owner``).
-
-    ``latest`` gives the Pod's latest copy (its annotations can make probes fail); ``found`` applies
-    what a round of probes found.
-    """
-    pod = latest()
-    specs = {str(c.get("name", "")): c for c in (pod.get("spec") or {}).get("containers") or [] if isinstance(c, dict)}
+def arm_probes(engine: Engine, runtime: ContainerRuntime, sandbox: Sandbox, owner: ProbeOwner, name: str) -> None:
+    """Start probing each started container of the sandbox that has probes (tasks named after ``name``)."""
+    specs = {
+        str(c.get("name", "")): c for c in (owner.pod.get("spec") or {}).get("containers") or [] if isinstance(c, dict)
+    }
     for container in sandbox.containers.values():
         spec = specs.get(container.name)
-        if container.started_at is None or container.probes_armed or spec is None:
+        # A container another worker probed (before its kubelet restarted) is probed anew.
+        if container.started_at is None or container.prober is owner or spec is None:
             continue
-        container.probes_armed = True
+        container.prober = owner
         probes = ContainerProbes(spec)
         container.probed_started, container.probed_ready = probes.started, probes.ready
         if probes.next_due() is None:
             continue
-        judge = Judge(pod, spec, sandbox.ip)
-        engine.spawn(
-            f"{owner}/probe/{container.name}",
-            _probe_loop(engine, runtime, latest, container, probes, judge, found),
-        )
+        judge = Judge(owner.pod, spec, sandbox.ip)
+        engine.spawn(f"{name}/probe/{container.name}", _probe_loop(engine, runtime, owner, container, probes, judge))
 
 
 def _probe_loop(
     engine: Engine,
     runtime: ContainerRuntime,
-    latest: Latest,
+    owner: ProbeOwner,
     container: Container,
     probes: ContainerProbes,
     judge: Judge,
-    found: Found,
 ) -> Callable[[], Awaitable[None]]:
-    meta = latest().get("metadata") or {}
+    meta = owner.pod.get("metadata") or {}
     uid = str(meta.get("uid", ""))
 
     def current() -> bool:
-        # The same container, still running (a restart replaces it, a kill or an exit ends it).
+        # Still its prober, and the same container still running (a restart replaces it, a kill or an exit ends it).
         sandbox = runtime.sandboxes.get(uid)
         return (
-            container.finished_at is None
+            owner.probing()
+            and container.prober is owner
+            and container.finished_at is None
             and sandbox is not None
             and sandbox.containers.get(container.name) is container
         )
@@ -72,7 +80,7 @@ def _probe_loop(
     async def run() -> None:
         while (due := probes.next_due()) is not None and current() and container.started_at is not None:
             ran = (clock.now_precise() - container.started_at).total_seconds()
-            judge.annotate(latest())
+            judge.annotate(owner.pod)
             soon = probes.change_within(judge)
             await engine.sleep(
                 max(due - ran, 0.0),
@@ -81,10 +89,10 @@ def _probe_loop(
             )
             if not current():
                 return
-            judge.annotate(latest())
+            judge.annotate(owner.pod)
             step = probes.step(judge)
             container.probed_started, container.probed_ready = probes.started, probes.ready
             if step.failures or step.changed or step.kill:
-                await found(container, step)
+                await owner.probed(container, step)
 
     return run

@@ -99,7 +99,8 @@ class Container:
     # What the kubelet's probes concluded (probes.py): its startup probe passed, its readiness probe passes.
     probed_started: bool = False
     probed_ready: bool = False
-    probes_armed: bool = False
+    # The Pod worker that probes it (a new one after its kubelet restarted probes it anew).
+    prober: object | None = field(default=None, repr=False)
     # The timer of its scripted exit (script.py), cancelled when the kubelet kills it first.
     exit_task: asyncio.Task[None] | None = field(default=None, repr=False)
 

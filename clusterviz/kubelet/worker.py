@@ -272,12 +272,15 @@ class PodWorker:
     def _arm(self, sandbox: Sandbox) -> None:
         """Follow the started containers: their exits, and their probes."""
         arm_exits(self.engine, self.runtime, self.pod, sandbox, self.signal)
-        owner = f"kubelet/{self.kubelet.node_name}/{self.name}"
-        arm_probes(self.engine, self.runtime, lambda: self.pod, sandbox, self._probed, owner)
+        arm_probes(self.engine, self.runtime, sandbox, self, f"kubelet/{self.kubelet.node_name}/{self.name}")
 
-    async def _probed(self, container: Container, step: Step) -> None:
+    def probing(self) -> bool:
+        """Whether this worker still probes its Pod's containers (see prober.py)."""
+        return self.kubelet.alive and self.kubelet.workers.get(self.uid) is self and not self._stale()
+
+    async def probed(self, container: Container, step: Step) -> None:
         """What a container's probes found: Unhealthy events, then a restart or a readiness to report."""
-        if self._stale():
+        if not self.probing():
             return
         path = _field_path(container.name)
         for kind, output in step.failures:

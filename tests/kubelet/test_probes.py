@@ -17,7 +17,7 @@ from clusterviz.kubelet.probes import (
     Timing,
 )
 
-from .helpers import condition, events_of, kubectl, pinned_pod, pod
+from .helpers import condition, events_of, kubectl, pinned_pod, pod, set_kubelet
 
 IP = "10.244.1.5"
 DOCS_SCRIPT = "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600"
@@ -211,3 +211,23 @@ async def test_fast_forward_reaches_a_liveness_failure_and_the_restart_it_brings
     killed = status["lastState"]["terminated"]
     ran = datetime.fromisoformat(killed["finishedAt"]) - datetime.fromisoformat(killed["startedAt"])
     assert ran.total_seconds() == 40  # failures at 30, 35 and 40 s: the third one restarts it
+
+
+async def test_a_restarted_kubelet_probes_its_running_containers_again(sim):
+    probe = {"httpGet": {"path": "/", "port": 80}, "periodSeconds": 5}
+    await kubectl().create(_probed_pod("probed", readinessProbe=probe))
+    await sim.engine.until_settled()
+    assert condition(await pod("probed"), "Ready")["status"] == "True"
+
+    await set_kubelet("node01", "stopped")
+    await sim.engine.until_settled()
+    await set_kubelet("node01", "running")
+    await sim.engine.until_settled()
+    # The new worker probes the adopted container: a readiness failure set now still takes effect.
+    await kubectl().patch(
+        "pods", "probed", {"metadata": {"annotations": {PROBE_FAIL_ANNOTATION: "readiness"}}}, "default"
+    )
+    await sim.engine.until_settled()
+    stored = await pod("probed")
+    assert condition(stored, "Ready")["status"] == "False"
+    assert stored["status"]["containerStatuses"][0]["restartCount"] == 0
