@@ -31,6 +31,8 @@ five minutes (upstream: every period), so an unready Pod lets fast-forward settl
 from __future__ import annotations
 
 import copy
+import dataclasses
+import functools
 import shlex
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -52,8 +54,10 @@ DEFAULT_PERIOD, DEFAULT_TIMEOUT, DEFAULT_SUCCESS, DEFAULT_FAILURE = 10, 1, 1, 3
 KILLED_EXIT_CODE: Final = 137
 # How often a probe that keeps failing after its result flipped repeats its Unhealthy event.
 REPEAT_EVENT_SECONDS: Final = 300.0
-# How far ahead a coming change keeps fast-forward running (see ``ContainerProbes.change_within``).
+# How far ahead a coming change keeps fast-forward running (see ``ContainerProbes.change_within``):
+# ten minutes, or 120 rounds of the fastest probe (always more than the engine's settle window).
 LOOKAHEAD_SECONDS: Final = 600.0
+LOOKAHEAD_ROUNDS: Final = 120
 
 SERVER_PORTS: Final = {
     "nginx": 80,
@@ -189,15 +193,13 @@ class Judge:
         else:
             script = shlex.join(argv)
         result = Result(True)
-        for separator, statement in statements(script):
+        for separator, statement, words in _parsed(script):
             if separator == "&&" and not result.ok or separator == "||" and result.ok:
                 continue
-            try:
-                words = shlex.split(statement)
-            except ValueError:
+            if words is None:
                 return Result(False, f"sh: syntax error: {statement}")
             if words:
-                result = self._command(words, elapsed)
+                result = self._command(list(words), elapsed)
                 if words[0] == "exit":
                     break
         return result
@@ -225,6 +227,18 @@ class Judge:
         if verb == "ls" and not self.busybox:
             return Result(False, f"ls: cannot access '{missing}': No such file or directory")
         return Result(False, f"{verb}: {missing}: No such file or directory")
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(script: str) -> tuple[tuple[str, str, tuple[str, ...] | None], ...]:
+    """(separator, statement, its words or None if it does not parse) for each command; probes run often."""
+    out = []
+    for separator, statement in statements(script):
+        try:
+            out.append((separator, statement, tuple(shlex.split(statement))))
+        except ValueError:
+            out.append((separator, statement, None))
+    return tuple(out)
 
 
 def _file_events(script: str) -> list[tuple[float, str, bool]]:
@@ -351,8 +365,12 @@ class ContainerProbes:
         return step
 
     def change_within(self, judge: Judge, seconds: float = LOOKAHEAD_SECONDS) -> bool:
-        """Whether a result flips (or a restart is due) within ``seconds`` from the next probe."""
-        ahead = copy.deepcopy(self)
+        """Whether a result flips (or a restart is due) soon: within ``seconds`` of the next probe, and
+        within LOOKAHEAD_ROUNDS rounds of the fastest probe (so fast probes stay cheap to look ahead)."""
+        if self.workers:
+            seconds = min(seconds, LOOKAHEAD_ROUNDS * min(w.timing.period for w in self.workers))
+        ahead = copy.copy(self)
+        ahead.workers = [dataclasses.replace(w) for w in self.workers]  # the probe specs are only read
         first = ahead.next_due()
         while first is not None and (due := ahead.next_due()) is not None and due <= first + seconds:
             step = ahead.step(judge)
