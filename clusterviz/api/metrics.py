@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from clusterviz.apimachinery import labels
 from clusterviz.apimachinery.quantity import QuantityError, parse_quantity
 from clusterviz.apimachinery.unstructured import dict_or_empty
 from clusterviz.store import kv
@@ -76,6 +77,13 @@ async def serve(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         ]
         items = [_node_metrics(n, all_running, shares, now) for n in nodes]
         kind = "NodeMetricsList"
+    selector = req.query.get("labelSelector", "")
+    if selector:
+        try:
+            chosen = labels.parse_selector(selector)
+        except labels.SelectorError as exc:
+            raise errors.bad_request(f"unable to parse requirement: {exc}") from None
+        items = [i for i in items if chosen.matches(i["metadata"].get("labels") or {})]
     if rp.name:
         found = next((i for i in items if i["metadata"]["name"] == rp.name), None)
         if found is None:

@@ -4,9 +4,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Kubectl
 from tests.e2e.test_kubectl import MYAPP, ok
-from tests.livesim import wait_until
+from tests.livesim import LiveServer, wait_until
+
+
+@pytest.fixture(scope="module")
+def drain_cluster(live: LiveServer) -> str:
+    """A cluster of this module's own: draining cordons nodes and evicts whatever runs there."""
+    created = live.manage("createcluster", "drainlab", "--nodes", "3")
+    assert created.returncode == 0, created.stderr
+    return "drainlab"
+
+
+@pytest.fixture
+def kubectl(kubectl_binary: str, live: LiveServer, tmp_path: Path, drain_cluster: str) -> Kubectl:
+    return Kubectl(kubectl_binary, live.cluster_url(drain_cluster), tmp_path)
 
 
 def _pods_on(kubectl: Kubectl, node: str) -> list[str]:
