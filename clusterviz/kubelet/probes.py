@@ -232,7 +232,7 @@ class Judge:
 @functools.lru_cache(maxsize=256)
 def _parsed(script: str) -> tuple[tuple[str, str, tuple[str, ...] | None], ...]:
     """(separator, statement, its words or None if it does not parse) for each command; probes run often."""
-    out = []
+    out: list[tuple[str, str, tuple[str, ...] | None]] = []
     for separator, statement in statements(script):
         try:
             out.append((separator, statement, tuple(shlex.split(statement))))
