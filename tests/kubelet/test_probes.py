@@ -231,3 +231,17 @@ async def test_a_restarted_kubelet_probes_its_running_containers_again(sim):
     stored = await pod("probed")
     assert condition(stored, "Ready")["status"] == "False"
     assert stored["status"]["containerStatuses"][0]["restartCount"] == 0
+
+
+async def test_a_liveness_failure_under_restart_policy_never_fails_the_pod(sim):
+    body = _probed_pod("once", livenessProbe={"tcpSocket": {"port": 8080}, "periodSeconds": 5})
+    body["spec"]["restartPolicy"] = "Never"
+    await kubectl().create(body)
+    await sim.engine.until_settled()
+
+    status = (await pod("once"))["status"]
+    assert status["phase"] == "Failed"
+    terminated = status["containerStatuses"][0]["state"]["terminated"]
+    assert terminated["exitCode"] == 137 and terminated["reason"] == "Error"
+    messages = [e["message"] for e in await events_of("once") if e["reason"] == "Unhealthy"]
+    assert messages == [f"Liveness probe failed: dial tcp {status['podIP']}:8080: connect: connection refused"]
