@@ -327,6 +327,8 @@ class ContainerRuntime:
         await self._call(
             "stop", pod, f'The kubelet asks the container runtime to stop container "{container.name}"', step=None
         )
+        if container.exit_task is not None:
+            container.exit_task.cancel()  # its process is stopped: the exit its script planned never comes
         await self.engine.sleep(CONTAINER_STOP_SECONDS, what=f'container "{container.name}" on {self.node} stops')
         sandbox.containers.pop(container.name, None)
 

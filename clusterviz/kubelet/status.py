@@ -12,7 +12,7 @@ from typing import Any
 from clusterviz.api import clock
 
 from . import probes
-from .runtime import Sandbox
+from .runtime import Container, Sandbox
 from .script import pod_phase, terminated_state
 
 KUBELET_VERSION = "v1.32.0"
@@ -68,6 +68,23 @@ def condition(
     return out
 
 
+def _known(
+    container: Container, state: dict[str, Any], last: dict[str, Any], ready: bool = False, started: bool = False
+) -> dict[str, Any]:
+    """The status of a container the runtime has: its identity, readiness, restarts and states."""
+    return {
+        "name": container.name,
+        "image": container.image,
+        "imageID": container.image_id,
+        "containerID": container.container_id,
+        "ready": ready,
+        "started": started,
+        "restartCount": container.restart_count,
+        "state": state,
+        "lastState": last,
+    }
+
+
 def _container_status(
     spec: dict[str, Any], sandbox: Sandbox | None, waiting: tuple[str, str]
 ) -> dict[str, Any]:
@@ -75,40 +92,12 @@ def _container_status(
     if running is not None and running.finished_at is not None:
         if waiting[0] == CRASH_LOOP:
             # Waiting out its back-off: the exit just seen is its last state.
-            return {
-                "name": running.name,
-                "image": running.image,
-                "imageID": running.image_id,
-                "containerID": running.container_id,
-                "ready": False,
-                "started": False,
-                "restartCount": running.restart_count,
-                "state": {"waiting": {"reason": waiting[0], "message": waiting[1]}},
-                "lastState": {"terminated": terminated_state(running)},
-            }
-        return {
-            "name": running.name,
-            "image": running.image,
-            "imageID": running.image_id,
-            "containerID": running.container_id,
-            "ready": False,
-            "started": False,
-            "restartCount": running.restart_count,
-            "state": {"terminated": terminated_state(running)},
-            "lastState": running.last_state,
-        }
+            crashed = {"waiting": {"reason": waiting[0], "message": waiting[1]}}
+            return _known(running, crashed, {"terminated": terminated_state(running)})
+        return _known(running, {"terminated": terminated_state(running)}, running.last_state)
     if running is not None and running.started_at is not None:
-        return {
-            "name": running.name,
-            "image": running.image,
-            "imageID": running.image_id,
-            "containerID": running.container_id,
-            "ready": probes.ready(spec, running),
-            "started": probes.started(spec, running),
-            "restartCount": running.restart_count,
-            "state": {"running": {"startedAt": clock.rfc3339(running.started_at)}},
-            "lastState": running.last_state,
-        }
+        up = {"running": {"startedAt": clock.rfc3339(running.started_at)}}
+        return _known(running, up, running.last_state, probes.ready(spec, running), probes.started(spec, running))
     reason, message = waiting
     state: dict[str, Any] = {"reason": reason}
     if message:

@@ -213,9 +213,10 @@ async def _log(client: Client, namespace: str, pod: str, container: str) -> dict
     try:
         reply = await client.request("GET", path_for(find_resource("pods"), namespace, pod, "log"), query=query)
     except errors.StatusError as exc:
-        return {"container": container, "tail": LOG_LINES_SHOWN, "text": "", "empty": exc.message}
+        # The API server's own words (upstream's English), as kubectl logs prints them.
+        return {"container": container, "tail": LOG_LINES_SHOWN, "text": "", "error": exc.message}
     text = reply.body.decode(errors="replace") if isinstance(reply.body, bytes) else str(reply.body)
-    return {"container": container, "tail": LOG_LINES_SHOWN, "text": text, "empty": _("It has printed nothing.")}
+    return {"container": container, "tail": LOG_LINES_SHOWN, "text": text, "error": ""}
 
 
 async def objects(request: HttpRequest, cluster: str) -> HttpResponse:

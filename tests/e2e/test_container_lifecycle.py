@@ -24,8 +24,9 @@ def test_a_failing_container_goes_to_crash_loop_back_off_with_a_growing_back_off
             and int(_jsonpath(kubectl, "crasher", "{.status.containerStatuses[0].restartCount}") or 0) >= 3
 
     assert wait_until(looping, 60)
-    restarts = int(_jsonpath(kubectl, "crasher", "{.status.containerStatuses[0].restartCount}"))
-    message = _jsonpath(kubectl, "crasher", "{.status.containerStatuses[0].state.waiting.message}")
+    # One read of both, or a restart in between would pair a count with the next back-off.
+    both = _jsonpath(kubectl, "crasher", "{.status.containerStatuses[0].restartCount}|{.status.containerStatuses[0].state.waiting.message}")
+    restarts, message = int(both.split("|", 1)[0]), both.split("|", 1)[1]
     # The first restart is immediate, then 10 s doubling: after n restarts the back-off is 10 s x 2^(n-1), at most 5 min.
     expected = GO_DURATIONS[min(10 * 2 ** (restarts - 1), 300)]
     assert re.match(rf"back-off {expected} restarting failed container=crasher pod=crasher_default\(", message), message

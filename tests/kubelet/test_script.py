@@ -90,3 +90,15 @@ async def test_a_finished_pod_frees_its_node(sim):
     assert sim.components["kubelets"].runtimes["node01"].sandboxes == {}
     # Its resources are free again: nothing on the node counts against what it can admit.
     assert all(not w.admitted for w in sim.components["kubelets"].kubelets["node01"].workers.values())
+
+
+async def test_a_deleted_pods_planned_exit_does_not_keep_the_simulation_going(sim):
+    body = pinned_pod("sleeper", image="busybox")
+    body["spec"]["containers"][0]["args"] = ["sleep", "3600"]
+    await kubectl().create(body)
+    await sim.engine.until_settled()
+    started = sim.engine.now
+    await kubectl().delete("pods", "sleeper", "default")
+    await sim.engine.until_settled()
+    # The stopped container's hour-long sleep is gone with it: the clock did not run on to its end.
+    assert sim.engine.now - started < 600
