@@ -135,7 +135,10 @@ def _exit_later(
 ) -> Callable[[], Any]:
     async def run() -> None:
         meta = pod.get("metadata") or {}
-        await engine.sleep(delay, what=f'container "{container.name}" of {meta.get("name")} exits')
+        # A restarted container's exit waits in the background: a crash loop must let fast-forward settle
+        # (its first exit still keeps it going, so a Job's Pods and a first crash are always seen).
+        what = f'container "{container.name}" of {meta.get("name")} exits'
+        await engine.sleep(delay, background=container.restart_count > 0, what=what)
         # The same container, not a later one of the same name (a restart replaces it).
         if container.finished_at is None and _containers_of(runtime, meta.get("uid")).get(container.name) is container:
             await runtime.container_exited(pod, container, code)
