@@ -34,7 +34,7 @@ def eventually(check: Callable[[], bool], what: str, seconds: float = 30) -> Non
     deadline = time.monotonic() + seconds
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)  # real time between polls of another process, not simulated time
+        time.sleep(0.2)  # wall-clock: real time between polls of another process (Daphne), not simulated time
 
 
 def job(kubectl: Kubectl, name: str) -> dict:
