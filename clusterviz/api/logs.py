@@ -10,12 +10,16 @@ run, so the read is a pure function of the Pod's status and needs no hop.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from clusterviz.apimachinery.unstructured import dict_or_empty
 from clusterviz.kubelet.behaviour import SERVERS, Behaviour, behaviour_of
 from clusterviz.kubelet.config_refs import ConfigRefError, Resolver
+from clusterviz.store import kv
 
 from . import clock, errors
 from .handlers import _get, cluster_of, not_found, store_key
@@ -32,7 +36,7 @@ _FORMATS = {
 
 async def read(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     """The container's log as text/plain, with kubectl's options (container, previous, tailLines, sinceSeconds,
-    timestamps, limitBytes)."""
+    timestamps, limitBytes, follow)."""
     cid = await cluster_of(req)
     pod_path = ResourcePath(rp.resource, rp.namespace, rp.name, "")
     pod = await _get(cid, store_key(pod_path))
@@ -40,11 +44,12 @@ async def read(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         raise not_found(pod_path)
     spec = _container(pod, req.query.get("container", ""))
     status = _status_of(pod, str(spec.get("name", "")))
-    run = _run(pod, spec, status, req.flag("previous"))
+    previous = req.flag("previous")
+    run = _run(pod, spec, status, previous)
     started = clock.parse(str(run.get("startedAt") or ""))
     if started is None:
         raise errors.bad_request(f'container "{spec.get("name")}" in pod "{rp.name}" is waiting to start: no start time')
-    finished = clock.parse(str(run.get("finishedAt") or "")) or clock.now_precise()
+    finished = clock.parse(str(run.get("finishedAt") or ""))
 
     async def fetch(plural: str, namespace: str, name: str) -> dict[str, Any] | None:
         from .client import find_resource  # the client imports the server, which imports this module
@@ -56,8 +61,80 @@ async def read(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         env = await Resolver(fetch, pod).container_env(spec)
     except ConfigRefError:
         env = {}
-    lines = _lines(behaviour_of(pod, spec, env), started, finished)
-    return ApiResponse(200, _render(lines, req), content_type="text/plain")
+    behaviour = behaviour_of(pod, spec, env)
+    # The cluster's simulated time, also after this request's context has ended (a followed log).
+    now = req.gate.wall if req.gate is not None else clock.now_precise
+    if req.flag("follow") and not previous and finished is None:
+        run_of = _Run(cid, store_key(pod_path), str(spec.get("name", "")), started)
+        return ApiResponse(200, chunks=_follow(run_of, behaviour, req, now), content_type="text/plain")
+    moment = now()
+    lines = _select(_lines(behaviour, started, finished or moment), req, moment)
+    return ApiResponse(200, _limited(_format(lines, req.flag("timestamps")), req), content_type="text/plain")
+
+
+# How often a followed log looks for new lines, in wall seconds: simulated time moves between writes too.
+FOLLOW_POLL_SECONDS = 0.2
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One run of a container, found again in its Pod's status as time goes on."""
+
+    cid: int
+    key: kv.Key
+    container: str
+    started: datetime
+
+    async def finished(self) -> datetime | None | bool:
+        """When the run ended; None while it runs; True when it is gone with its Pod."""
+        try:
+            pod = await _get(self.cid, self.key)
+        except kv.StoreUnavailable:
+            return None  # the database is away: the container has not stopped for that
+        if pod is None:
+            return True
+        status = _status_of(pod, self.container)
+        for state in (dict_or_empty(status.get("state")), dict_or_empty(status.get("lastState"))):
+            for phase, run in state.items():
+                run = dict_or_empty(run)
+                if clock.parse(str(run.get("startedAt") or "")) != self.started:
+                    continue
+                if phase == "running":
+                    return None
+                return clock.parse(str(run.get("finishedAt") or "")) or True
+        return True  # a later run replaced it, without a trace of its end
+
+
+async def _follow(
+    run: _Run, behaviour: Behaviour, req: ApiRequest, now: Callable[[], datetime]
+) -> AsyncIterator[bytes]:
+    """``kubectl logs -f``: what is there (after tailLines and sinceSeconds), then each line as the simulated
+    container prints it, until the container stops, as the kubelet streams a log file."""
+    stamped = req.flag("timestamps")
+    moment = now()
+    lines = _lines(behaviour, run.started, moment)
+    shown = len(lines)
+    limit = req.query.get("limitBytes", "")
+    budget = int(limit) if limit.isdigit() else None
+    chunk = _format(_select(lines, req, moment), stamped)
+    while True:
+        if budget is not None:
+            chunk, budget = chunk[:budget], budget - len(chunk[:budget])
+        if chunk:
+            yield chunk
+        if budget == 0:
+            return
+        await asyncio.sleep(FOLLOW_POLL_SECONDS)
+        ended = await run.finished()
+        until = ended if isinstance(ended, datetime) else now()
+        lines = _lines(behaviour, run.started, until)
+        chunk, shown = _format(lines[shown:], stamped), len(lines)
+        if ended is not None:
+            if budget is not None:
+                chunk = chunk[:budget]
+            if chunk:
+                yield chunk
+            return
 
 
 def _container(pod: dict[str, Any], name: str) -> dict[str, Any]:
@@ -109,11 +186,12 @@ def _lines(behaviour: Behaviour, started: datetime, finished: datetime) -> list[
     return out
 
 
-def _render(lines: list[tuple[datetime, str]], req: ApiRequest) -> bytes:
+def _select(lines: list[tuple[datetime, str]], req: ApiRequest, now: datetime) -> list[tuple[datetime, str]]:
+    """The lines ``sinceSeconds`` (before ``now``) and ``tailLines`` keep."""
     since = req.query.get("sinceSeconds")
     if since:
         try:
-            cutoff = clock.now_precise() - timedelta(seconds=int(since))
+            cutoff = now - timedelta(seconds=int(since))
         except ValueError:
             raise errors.bad_request(f"invalid sinceSeconds: {since!r}") from None
         lines = [(at, text) for at, text in lines if at >= cutoff]
@@ -124,11 +202,15 @@ def _render(lines: list[tuple[datetime, str]], req: ApiRequest) -> bytes:
         except ValueError:
             raise errors.bad_request(f"invalid tailLines: {tail!r}") from None
         lines = lines[-count:] if count > 0 else []
-    stamped = req.flag("timestamps")
-    text = "".join(
+    return lines
+
+
+def _format(lines: list[tuple[datetime, str]], stamped: bool) -> bytes:
+    return "".join(
         (f"{at.strftime('%Y-%m-%dT%H:%M:%S.%f')}000Z {line}\n" if stamped else f"{line}\n") for at, line in lines
     ).encode()
+
+
+def _limited(text: bytes, req: ApiRequest) -> bytes:
     limit = req.query.get("limitBytes")
-    if limit and limit.isdigit():
-        text = text[: int(limit)]
-    return text
+    return text[: int(limit)] if limit and limit.isdigit() else text

@@ -59,6 +59,8 @@ class ApiResponse:
     body: Any = None
     # Watch events (dicts with "type" and "object"), for streamed replies.
     stream: AsyncIterator[dict[str, Any]] | None = None
+    # Raw chunks of ``content_type``, for a streamed reply that is not a watch (a followed log).
+    chunks: AsyncIterator[bytes] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     content_type: str = "application/json"
 

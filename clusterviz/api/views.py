@@ -63,12 +63,21 @@ async def _frames(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]
         yield encode(event) + b"\n"
 
 
+async def _flushed(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    yield b""  # the status line and headers at once, as for a watch
+    async for chunk in chunks:
+        yield chunk
+
+
 def to_http(resp: ApiResponse) -> HttpResponse | StreamingHttpResponse:
     if resp.stream is not None:
         out: HttpResponse | StreamingHttpResponse = StreamingHttpResponse(
             _frames(resp.stream), status=resp.status, content_type="application/json"
         )
         out["Cache-Control"] = "no-cache, private"
+        out["X-Accel-Buffering"] = "no"
+    elif resp.chunks is not None:
+        out = StreamingHttpResponse(_flushed(resp.chunks), status=resp.status, content_type=resp.content_type)
         out["X-Accel-Buffering"] = "no"
     elif resp.content_type == "application/json" and not isinstance(resp.body, bytes):
         # The real server's JSON encoder ends every document with a newline.
