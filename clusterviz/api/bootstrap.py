@@ -13,6 +13,7 @@ from clusterviz.store.threads import in_thread
 from . import clock
 from .client import Client
 from .cluster_ca import root_ca_config_map
+from .validation.priorityclass import SYSTEM_PRIORITY_CLASSES
 
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 KUBELET_VERSION = "v1.32.0"
@@ -87,6 +88,10 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
         # by the time anyone looks; they make the same for every namespace created later.
         await client.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": ns}})
         await client.create(root_ca_config_map(ns, name))
+    # What the API server's post-start hook makes: the two system priority classes.
+    for pc_name, (value, description) in SYSTEM_PRIORITY_CLASSES.items():
+        await client.create({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                             "metadata": {"name": pc_name}, "value": value, "description": description})
     await client.create({
         "apiVersion": "v1", "kind": "Service",
         "metadata": {"name": "kubernetes", "namespace": "default",

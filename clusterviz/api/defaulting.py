@@ -625,6 +625,12 @@ def _cron_job(cron_job: dict[str, Any]) -> None:
         _pod_template(job_spec, always_present=True)
 
 
+def _priority_class(pc: dict[str, Any]) -> None:
+    # value is written even when 0 (no omitempty upstream).
+    _default_ptr(pc, "value", 0)
+    _default_ptr(pc, "preemptionPolicy", "PreemptLowerPriority")
+
+
 _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "Pod": _pod,
     "Deployment": _deployment,
@@ -640,6 +646,7 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "Job": _job,
     "CronJob": _cron_job,
     "Secret": default_secret,
+    "PriorityClass": _priority_class,
 }
 
 

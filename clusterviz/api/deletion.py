@@ -29,6 +29,7 @@ from .handlers import (
     with_type,
 )
 from .request import ApiRequest, ApiResponse, ResourcePath
+from .validation.priorityclass import SYSTEM_PRIORITY_CLASSES
 
 # Namespaces the NamespaceLifecycle admission plugin never lets go.
 IMMORTAL_NAMESPACES = ("default", "kube-system", "kube-public")
@@ -51,6 +52,10 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     options = _delete_options(req)
     if rp.resource.kind == "Namespace" and rp.name in IMMORTAL_NAMESPACES:
         raise errors.forbidden_resource("namespaces", "", rp.name, "this namespace may not be deleted")
+    if rp.resource.kind == "PriorityClass" and rp.name in SYSTEM_PRIORITY_CLASSES:
+        raise errors.forbidden_resource(
+            "priorityclasses", "scheduling.k8s.io", rp.name, "this is a system priority class and cannot be deleted"
+        )
     return ok(with_type(rp.resource, await delete_object(req, rp, await cluster_of(req), options)))
 
 

@@ -18,7 +18,7 @@ from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
 from . import clock, codec, errors, field_validation, managedfields, paging, secret_data, strategy, tables
-from .admission import serviceaccount
+from .admission import priority, serviceaccount
 from .defaulting import apply_defaults
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import Resource
@@ -298,10 +298,11 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     obj = check_type(resource, obj)
     check_namespace(rp, obj)
     field_validation.check(req, resource, obj, None)
+    cid = await cluster_of(req)
+    await _admit_priority(cid, resource.kind, obj, None)
     meta = obj["metadata"]
     if not meta.get("name") and isinstance(meta.get("generateName"), str) and meta["generateName"]:
         meta["name"] = meta["generateName"] + strategy.random_suffix()
-    cid = await cluster_of(req)
     obj = strategy.prepare_for_create(resource, obj)
     obj = validated(resource, obj)
     await ensure_namespace(cid, rp, str(obj["metadata"].get("name") or ""))
@@ -320,6 +321,18 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     except kv.KeyExists:
         raise errors.already_exists(resource.plural, resource.group, meta["name"]) from None
     return ok(with_type(resource, stored), 201)
+
+
+async def _admit_priority(cid: int, kind: str, obj: dict[str, Any], old: dict[str, Any] | None) -> None:
+    """The Priority admission plugin, for Pods and PriorityClasses (see admission/priority.py)."""
+    if kind == "Pod" and old is not None:
+        priority.admit_pod_update(obj, old)
+    elif kind in ("Pod", "PriorityClass"):
+        classes, _ = await _list(cid, "priorityclasses.scheduling.k8s.io", None)
+        if kind == "Pod":
+            priority.admit_pod(obj, classes)
+        else:
+            priority.validate_class(obj, classes, creating=old is None)
 
 
 async def create(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
@@ -361,6 +374,7 @@ async def _write_update(
         new = strategy.prepare_for_finalize(old, new)
     else:
         new = strategy.prepare_for_update(resource, old, new)
+        await _admit_priority(cid, resource.kind, new, old)
     new = validated(resource, new, old)
     if req.query.get("dryRun"):
         new["metadata"]["resourceVersion"] = str(resource_version(old))

@@ -100,6 +100,7 @@ RESOURCES: tuple[Resource, ...] = (
     Resource("coordination.k8s.io", "v1", "leases", "Lease", True),
     Resource("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", True, ("pdb",), (), ALL_VERBS, ("status",),
              has_status=True, tracks_generation=True),
+    Resource("scheduling.k8s.io", "v1", "priorityclasses", "PriorityClass", False, ("pc",)),
     Resource("batch", "v1", "jobs", "Job", True, (), ("all",), ALL_VERBS, ("status",), ("status.successful",),
              has_status=True, tracks_generation=True),
     Resource("batch", "v1", "cronjobs", "CronJob", True, ("cj",), ("all",), ALL_VERBS, ("status",),

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from .crash_loop import CRASH_LOOP
 from .daemonset import DAEMON_SETS
+from .jobs import JOBS
 from .manifests import deployment, filler
 from .script import Action, Lesson, NodeSpec, Step
+from .statefulset import STATEFUL_SETS
 
 APPLY = Action("apply", "myapp.yaml", label="Apply myapp.yaml", label_zh="应用 myapp.yaml（kubectl apply）")
 
@@ -654,4 +656,5 @@ spec:
 LESSONS: tuple[Lesson, ...] = (
     CREATION_FLOW, NODE_NAME, NODE_SELECTOR, NODE_AFFINITY, POD_AFFINITY, RESOURCES, PORTS_AND_DISKS,
     SCALE_AND_ROLLOUT, NODE_FAILURE, SERVICE, DAEMON_SETS, CRASH_LOOP,
+    JOBS, STATEFUL_SETS,
 )

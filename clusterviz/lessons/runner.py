@@ -22,18 +22,21 @@ from clusterviz.api.bootstrap import node_object
 from clusterviz.api.client import Client, resource_for
 from clusterviz.api.cluster_ca import ROOT_CA_CONFIG_MAP
 from clusterviz.api.component import SimSettings
+from clusterviz.controllers.util import new_controller_ref
 from clusterviz.kubelet import images
 from clusterviz.sim import registry
 from clusterviz.sim.api_group import TIMINGS
 from clusterviz.web.actions import InputError, node_patch
 
-from .script import DEFAULT_NODES, Action, Lesson, NodeSpec
+from .script import DEFAULT_NODES, SUSPEND_PATCH, Action, Lesson, NodeSpec
 
 KUBECTL = "kubectl"
+# What kubectl create job --from=cronjob/<name> marks its Job with.
+INSTANTIATE_ANNOTATION = "cronjob.kubernetes.io/instantiate"
 NAMESPACE = "default"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 # What a reset removes (in every namespace); what every cluster has of its own stays (see _kept).
-WORKLOADS = ("deployments", "replicasets", "replicationcontrollers", "daemonsets", "statefulsets", "controllerrevisions",
+WORKLOADS = ("cronjobs", "jobs", "deployments", "replicasets", "replicationcontrollers", "daemonsets", "statefulsets", "controllerrevisions",
              "services", "endpoints", "configmaps", "secrets", "serviceaccounts", "pods", "events", "schedulingdecisions")
 # The node actions of a script, as the page's node actions name them.
 NODE_ACTIONS = {"label": "label", "unlabel": "unlabel", "taint": "taint", "untaint": "untaint",
@@ -149,6 +152,8 @@ async def load(cluster: str, lesson: Lesson) -> int:
     """
     client = Client(cluster, "dashboard", simulated=False)
     await client.patch("simulations", "default", {"spec": {"mode": "fast-forward", **_timings(lesson)}})
+    # A CronJob's next scheduled time keeps fast-forward going for ever, so it goes before the cluster can settle.
+    await _delete_all(client, "cronjobs")
     # Whatever the previous lesson left on its way (a write waiting for its steps) finishes first.
     await _settle(cluster)
     await _replace(cluster, lesson.nodes, lesson.fillers)
@@ -163,14 +168,14 @@ async def run(cluster: str, action: Action, manifest: str = "") -> Outcome:
     bus; in step mode this awaits until its hops are stepped — callers run it as a background task).
 
     The Outcome's message is kubectl's own wording ('deployment.apps/myapp created', 'node/node02 labeled')
-    or the API's error as kubectl prints it.
+    or the API's error as kubectl prints it. An apply of the action's own file applies that, not ``manifest``.
     """
     command = action.kubectl()
     client = Client(cluster, KUBECTL)
     try:
         # kubectl speaks English whatever the page's language.
         with translation.override("en"):
-            message = await _perform(client, action, manifest)
+            message = await _perform(client, action, action.manifest or manifest)
     except errors.StatusError as exc:
         return Outcome(False, f"Error from server ({exc.reason}): {exc.message}", command)
     except InputError as exc:
@@ -212,7 +217,31 @@ async def _perform(client: Client, action: Action, manifest: str) -> str:
         patch = {"spec": {"template": {"spec": {"containers": [{"name": container, "image": image}]}}}}
         await client.patch(resource.key, name, patch, NAMESPACE, patch_type="strategic")
         return f"{resource.noun}/{name} image updated"
+    if action.kind == "suspend":
+        await client.patch(resource.key, name, json.loads(SUSPEND_PATCH), NAMESPACE, patch_type="strategic")
+        return f"{resource.noun}/{name} patched"
+    if action.kind == "create-job":
+        return await _job_from(client, resource, name, action.value)
     raise InputError(f"unknown action {action.kind}")
+
+
+async def _job_from(client: Client, resource: resources.Resource, name: str, job: str) -> str:
+    """``kubectl create job <job> --from=cronjob/<name>``: the CronJob's job template, run now, owned by it."""
+    if resource.kind != "CronJob":
+        raise InputError(f"from must be an existing cronjob: {resource.singular}")
+    cron_job = await client.get(resource.key, name, NAMESPACE)
+    template = cron_job["spec"].get("jobTemplate") or {}
+    template_meta = template.get("metadata") or {}
+    job_meta: dict[str, Any] = {
+        "name": job,
+        "annotations": {INSTANTIATE_ANNOTATION: "manual", **(template_meta.get("annotations") or {})},
+        "ownerReferences": [new_controller_ref(cron_job)],
+    }
+    if template_meta.get("labels"):
+        job_meta["labels"] = template_meta["labels"]
+    await client.create({"apiVersion": "batch/v1", "kind": "Job", "metadata": job_meta,
+                         "spec": template.get("spec") or {}}, NAMESPACE)
+    return f"job.batch/{job} created"
 
 
 def _workload(target: str) -> tuple[resources.Resource, str]:

@@ -20,8 +20,11 @@ from clusterviz.kubelet.nodes import ANNOTATION as KUBELET_ANNOTATION
 # What a script's buttons can do, each one kubectl command (see Action.arguments).
 ACTION_KINDS = frozenset({
     "apply", "label", "unlabel", "taint", "untaint", "cordon", "uncordon", "stop-kubelet", "start-kubelet",
-    "scale", "set-image", "delete-pod",
+    "scale", "set-image", "delete-pod", "create-job", "suspend",
 })
+# What kubectl patch sends to suspend a CronJob.
+SUSPEND_PATCH = '{"spec":{"suspend":true}}'
+
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,8 @@ class Action:
     class would type (``myapp.yaml``). ``value`` is kubectl's argument:
     ``disktype=ssd`` (label), ``disktype`` (unlabel), ``key=value:NoSchedule``
     (taint), ``key:NoSchedule`` (untaint), ``5`` (scale), ``myapp=soscscs/myapp:v2``
-    (set-image).
+    (set-image), ``tick-now`` (create-job: the Job's name; the target is ``cronjob/tick``).
+    ``manifest`` is what an ``apply`` of a file other than the lesson's manifest applies.
     """
 
     kind: str
@@ -41,6 +45,7 @@ class Action:
     value: str = ""
     label: str = ""
     label_zh: str = ""
+    manifest: str = ""
 
     @property
     def node(self) -> str:
@@ -75,6 +80,10 @@ class Action:
             return ["set", "image", self.target, self.value]
         if kind == "delete-pod":
             return ["delete", self.target]
+        if kind == "create-job":
+            return ["create", "job", self.value, f"--from={self.target}"]
+        if kind == "suspend":
+            return ["patch", self.target, "-p", SUSPEND_PATCH]
         raise ValueError(f"unknown action kind {kind!r}")
 
 

@@ -43,6 +43,8 @@ DONE = {
     "delete-pod": gettext_lazy("Pod deleted"),
     "scale": gettext_lazy("replica count changed"),
     "set-image": gettext_lazy("image changed"),
+    "create-job": gettext_lazy("Job created"),
+    "suspend": gettext_lazy("CronJob suspended"),
 }
 
 

@@ -74,12 +74,20 @@ def test_resources_with_tables():
         "statefulsets",
         "controllerrevisions",
         "poddisruptionbudgets",
+        "priorityclasses",
         "jobs",
         "cronjobs",
     }
 
 
 COLUMN_SETS = {
+    "priorityclasses": [
+        ("Name", "string", 0),
+        ("Value", "integer", 0),
+        ("Global-Default", "boolean", 0),
+        ("Age", "string", 0),
+        ("PreemptionPolicy", "string", 0),
+    ],
     "poddisruptionbudgets": [
         ("Name", "string", 0),
         ("Min Available", "string", 0),

@@ -20,6 +20,7 @@ def test_the_ten_lessons_come_in_course_order():
     assert [lesson.slug for lesson in LESSONS] == [
         "creation-flow", "node-name", "node-selector", "node-affinity", "pod-affinity", "resources",
         "ports-and-disks", "scale-and-rollout", "node-failure", "service", "daemonset", "crash-loop",
+        "jobs", "statefulset",
     ]
     assert list(BY_SLUG) == [lesson.slug for lesson in LESSONS]
 
@@ -57,6 +58,9 @@ def test_actions_print_the_kubectl_command_that_does_the_same():
     assert Action("delete-pod", "pod/disk-holder").kubectl() == "kubectl delete pod/disk-holder"
     assert (Action("stop-kubelet", "node02").kubectl()
             == "kubectl annotate node node02 clusterviz.io/kubelet=stopped --overwrite")
+    assert (Action("create-job", "cronjob/tick", "tick-now").kubectl()
+            == "kubectl create job tick-now --from=cronjob/tick")
+    assert Action("suspend", "cronjob/tick").kubectl() == "kubectl patch cronjob/tick -p '{\"spec\":{\"suspend\":true}}'"
 
 
 @pytest.mark.parametrize(("slug", "action"), ACTIONS, ids=[f"{s}:{a.kubectl()}" for s, a in ACTIONS])
@@ -64,7 +68,7 @@ def test_kubectl_accepts_every_command_of_the_lessons(kubectl_binary, tmp_path: 
     # kubectl checks its arguments before it contacts the server: a command it accepts goes on to the
     # (unreachable) server, one it refuses stops with a usage error that never names the server.
     if action.kind == "apply":
-        (tmp_path / action.target).write_text(BY_SLUG[slug].manifest)
+        (tmp_path / action.target).write_text(action.manifest or BY_SLUG[slug].manifest)
     result = subprocess.run(
         [kubectl_binary, "--server=http://127.0.0.1:9", "--request-timeout=2s", *action.arguments()],
         cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,

@@ -16,6 +16,7 @@ from .events import _print_event
 from .misc import _print_configmap, _print_default
 from .nodes import _print_namespace, _print_node
 from .pods import _print_pod
+from .scheduling import _print_priority_class
 from .secrets import _print_secret, _print_service_account
 from .services import _print_endpoints, _print_service
 from .statefulsets import _print_stateful_set
@@ -40,6 +41,7 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "statefulsets": _print_stateful_set,
     "controllerrevisions": _print_controller_revision,
     "poddisruptionbudgets": _print_pod_disruption_budget,
+    "priorityclasses": _print_priority_class,
 }
 
 

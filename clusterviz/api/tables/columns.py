@@ -24,6 +24,7 @@ RESOURCES_WITH_TABLES: set[str] = {
     "statefulsets",
     "controllerrevisions",
     "poddisruptionbudgets",
+    "priorityclasses",
 }
 
 # Metadata fields copied into each row's PartialObjectMetadata.
@@ -50,10 +51,12 @@ _GROUPS: dict[str, str] = {r: "" for r in RESOURCES_WITH_TABLES} | {
 }
 
 _GROUPS.update({"jobs": "batch", "cronjobs": "batch", "poddisruptionbudgets": "policy"})
+_GROUPS["priorityclasses"] = "scheduling.k8s.io"
 
 # (apiVersion, kind) filled into full objects that lack them (includeObject=Object).
 _TYPE_META: dict[str, tuple[str, str]] = {
     "poddisruptionbudgets": ("policy/v1", "PodDisruptionBudget"),
+    "priorityclasses": ("scheduling.k8s.io/v1", "PriorityClass"),
     "pods": ("v1", "Pod"),
     "nodes": ("v1", "Node"),
     "namespaces": ("v1", "Namespace"),
@@ -77,6 +80,8 @@ _TYPE_META: dict[str, tuple[str, str]] = {
 _ALIASES: dict[str, str] = {
     "poddisruptionbudget": "poddisruptionbudgets",
     "pdb": "poddisruptionbudgets",
+    "priorityclass": "priorityclasses",
+    "pc": "priorityclasses",
     "pod": "pods",
     "po": "pods",
     "node": "nodes",
@@ -210,6 +215,13 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
         _col("Max Unavailable", "string", "The maximum number or percentage of unavailable pods this budget allows."),
         _col("Allowed Disruptions", "integer", "How many pods may be disrupted now."),
         _age_col(),
+    ],
+    "priorityclasses": [
+        _name_col(),
+        _col("Value", "integer", "The priority Pods of this class receive."),
+        _col("Global-Default", "boolean", "Whether Pods that name no priority class get this one."),
+        _age_col(),
+        _col("PreemptionPolicy", "string", "Whether Pods of this class may preempt lower-priority Pods."),
     ],
     "configmaps": [
         _name_col(),

@@ -26,6 +26,7 @@ from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_m
 from .namespace import validate_namespace
 from .node import validate_node
 from .pod import validate_pod
+from .priorityclass import validate_priority_class
 from .secret import validate_secret
 from .service import validate_service
 from .serviceaccount import validate_service_account
@@ -71,6 +72,7 @@ VALIDATORS: dict[str, Validator] = {
     "CronJob": validate_cron_job,
     "Secret": validate_secret,
     "ServiceAccount": validate_service_account,
+    "PriorityClass": validate_priority_class,
 }
 
 
