@@ -17,6 +17,8 @@ from .validation.priorityclass import SYSTEM_PRIORITY_CLASSES
 
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 KUBELET_VERSION = "v1.32.0"
+# The control-plane host's address, next to the nodes' 192.168.49.10 and up.
+API_SERVER_ADDRESS = "192.168.49.2"
 
 
 def node_object(name: str, index: int, cpu: str = "4", memory: str = "8Gi", pods: int = 110,
@@ -98,6 +100,14 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
                      "labels": {"component": "apiserver", "provider": "kubernetes"}},
         "spec": {"type": "ClusterIP", "clusterIP": "10.96.0.1",
                  "ports": [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": 6443}]},
+    })
+    # The API server keeps its own Service's Endpoints (the Service has no selector for a controller to follow).
+    await client.create({
+        "apiVersion": "v1", "kind": "Endpoints",
+        "metadata": {"name": "kubernetes", "namespace": "default",
+                     "labels": {"endpointslice.kubernetes.io/skip-mirror": "true"}},
+        "subsets": [{"addresses": [{"ip": API_SERVER_ADDRESS}],
+                     "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]}],
     })
     for i in range(1, nodes + 1):
         await client.create(node_object(f"node{i:02d}", i, cpu, memory, pods))
