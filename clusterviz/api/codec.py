@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 import clusterviz.apimachinery.protobuf_auth  # noqa: F401  (adds TokenRequest to the protobuf kinds)
+import clusterviz.apimachinery.protobuf_autoscaling  # noqa: F401  (adds HorizontalPodAutoscaler v1)
 import clusterviz.apimachinery.protobuf_batch  # noqa: F401  (adds Jobs and CronJobs to the protobuf kinds)
 import clusterviz.apimachinery.protobuf_options  # noqa: F401  (adds DeleteOptions, Eviction, Scale, Binding)
 from clusterviz.apimachinery import protobuf

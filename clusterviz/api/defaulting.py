@@ -26,6 +26,7 @@ from typing import Any, Final
 from clusterviz.apimachinery.quantity import Quantity, QuantityError, parse_quantity
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
+from .autoscaling_defaults import default_horizontal_pod_autoscaler
 from .secret_data import default_secret
 
 __all__ = ["apply_defaults", "image_pull_policy", "qos_class"]
@@ -646,6 +647,7 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "Job": _job,
     "CronJob": _cron_job,
     "Secret": default_secret,
+    "HorizontalPodAutoscaler": default_horizontal_pod_autoscaler,
     "PriorityClass": _priority_class,
 }
 

@@ -17,7 +17,7 @@ from clusterviz.apimachinery.unstructured import dict_or_empty, resource_version
 from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
-from . import clock, codec, errors, field_validation, managedfields, paging, secret_data, strategy, tables
+from . import clock, codec, conversion, errors, field_validation, managedfields, paging, secret_data, strategy, tables
 from .admission import priority, serviceaccount
 from .defaulting import apply_defaults
 from .request import ApiRequest, ApiResponse, ResourcePath
@@ -121,7 +121,8 @@ def _indexed(field_reqs: list[fields.Requirement]) -> dict[str, str]:
 
 
 def with_type(resource: Resource, obj: dict[str, Any]) -> dict[str, Any]:
-    """Every object sent out carries apiVersion and kind (kubectl needs them)."""
+    """Every object sent out carries apiVersion and kind (kubectl needs them), in the version asked for."""
+    obj = conversion.from_storage(resource, obj)
     if obj.get("kind") == resource.kind and obj.get("apiVersion") == resource.group_version:
         return obj
     return {"apiVersion": resource.group_version, "kind": resource.kind, **obj}
@@ -190,6 +191,8 @@ def check_type(resource: Resource, obj: dict[str, Any], expected_kind: str | Non
     api_version = obj.get("apiVersion")
     body_kind = obj.get("kind")
     gv = "autoscaling/v1" if kind == "Scale" else resource.group_version
+    if expected_kind is None and api_version == resource.stored_group_version != gv:
+        return obj  # already converted to the stored version (a server-side apply that creates)
     if api_version not in (None, "") and api_version != gv:
         raise errors.bad_request(
             f"the API version in the data ({api_version}) does not match the expected API version ({gv})"
@@ -206,7 +209,8 @@ def check_type(resource: Resource, obj: dict[str, Any], expected_kind: str | Non
             raise errors.bad_request(
                 f"json: cannot unmarshal {type(obj[section]).__name__} into Go struct field {kind}.{section}"
             )
-    return {**obj, "apiVersion": gv, "kind": kind}
+    typed = {**obj, "apiVersion": gv, "kind": kind}
+    return typed if expected_kind else conversion.to_storage(resource, typed)
 
 
 def check_namespace(rp: ResourcePath, obj: dict[str, Any]) -> None:
@@ -493,10 +497,11 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             raise not_found(rp)
         if kind == "apply":
             check_type(resource, body)
-        new = apply_patch(kind, copy.deepcopy(old), copy.deepcopy(body))
+        # A patch applies to the object as the client's version shows it.
+        new = apply_patch(kind, conversion.from_storage(resource, copy.deepcopy(old)), copy.deepcopy(body))
         if kind == "apply":
             new = _owned_by_applier(req, resource, old, new, body)
-        if new.get("kind") != resource.kind or new.get("apiVersion") != resource.group_version:
+        if new.get("kind") != resource.kind or new.get("apiVersion") != resource.stored_group_version:
             new = check_type(resource, new)
         precondition = _preconditionresource_version(body, rp) if isinstance(body, dict) else None
         if precondition is not None and precondition == resource_version(old) and resource_version(new) != precondition:

@@ -27,10 +27,21 @@ class Resource:
     # Whether .metadata.generation follows spec changes.
     tracks_generation: bool = False
     extra: dict[str, str] = field(default_factory=dict, compare=False)
+    # The version objects are stored in when this version is a converted view of them ("" = this one).
+    storage_version: str = ""
 
     @property
     def group_version(self) -> str:
         return f"{self.group}/{self.version}" if self.group else self.version
+
+    @property
+    def stored_as(self) -> str:
+        """The version the store keeps this resource's objects in."""
+        return self.storage_version or self.version
+
+    @property
+    def stored_group_version(self) -> str:
+        return f"{self.group}/{self.stored_as}" if self.group else self.stored_as
 
     @property
     def key(self) -> str:
@@ -105,10 +116,16 @@ RESOURCES: tuple[Resource, ...] = (
              has_status=True, tracks_generation=True),
     Resource("batch", "v1", "cronjobs", "CronJob", True, ("cj",), ("all",), ALL_VERBS, ("status",),
              has_status=True, tracks_generation=True),
+    # One stored object, two views: v2 (stored and preferred) and v1 (converted, see api/conversion).
+    Resource("autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", True, ("hpa",), ("all",),
+             ALL_VERBS, ("status",), has_status=True),
+    Resource("autoscaling", "v1", "horizontalpodautoscalers", "HorizontalPodAutoscaler", True, ("hpa",), ("all",),
+             ALL_VERBS, ("status",), has_status=True, storage_version="v2"),
 )
 
 _BY_PATH: dict[tuple[str, str, str], Resource] = {(r.group, r.version, r.plural): r for r in RESOURCES}
-_BY_KIND: dict[tuple[str, str], Resource] = {(r.group, r.kind): r for r in RESOURCES}
+# A kind served in several versions is found by its first (preferred) one.
+_BY_KIND: dict[tuple[str, str], Resource] = {(r.group, r.kind): r for r in reversed(RESOURCES)}
 
 
 def register(resource: Resource) -> None:
@@ -118,7 +135,7 @@ def register(resource: Resource) -> None:
         return
     RESOURCES = (*RESOURCES, resource)
     _BY_PATH[(resource.group, resource.version, resource.plural)] = resource
-    _BY_KIND[(resource.group, resource.kind)] = resource
+    _BY_KIND.setdefault((resource.group, resource.kind), resource)
 
 
 def lookup(group: str, version: str, plural: str) -> Resource | None:

@@ -77,6 +77,9 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
         obj["status"] = {"loadBalancer": {}}
     elif kind == "PodDisruptionBudget":
         obj["status"] = {"disruptionsAllowed": 0, "currentHealthy": 0, "desiredHealthy": 0, "expectedPods": 0}
+    elif kind == "HorizontalPodAutoscaler":
+        # autoscaling/v2 always encodes these two.
+        obj["status"] = {"currentMetrics": None, "desiredReplicas": 0}
     elif kind == "Namespace":
         obj.setdefault("spec", {}).setdefault("finalizers", ["kubernetes"])
         obj["status"] = {"phase": "Active"}

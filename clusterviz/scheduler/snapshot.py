@@ -9,7 +9,8 @@ tell whether anything moved since it last looked.
 Besides Nodes and bound Pods it holds what a few plugins need: namespace labels
 (pod affinity ``namespaceSelector``), the Services / ReplicationControllers /
 ReplicaSets / StatefulSets that give PodTopologySpread its default selector,
-and PersistentVolumeClaims (ReadWriteOncePod).
+and the storage objects the volume plugins judge: PersistentVolumeClaims,
+PersistentVolumes, StorageClasses and CSINodes.
 """
 
 from __future__ import annotations
@@ -124,6 +125,9 @@ class Snapshot:
         self.namespaces: dict[str, Mapping[str, str]] = {}
         self.workloads: dict[str, dict[tuple[str, str], Mapping[str, Any]]] = {kind: {} for kind in WORKLOAD_KINDS}
         self.pvcs: dict[str, Mapping[str, Any]] = {}
+        self.pvs: dict[str, Mapping[str, Any]] = {}
+        self.storage_classes: dict[str, Mapping[str, Any]] = {}
+        self.csinodes: dict[str, Mapping[str, Any]] = {}
         self.generation = 0
 
     # --- construction -----------------------------------------------------------------
@@ -136,6 +140,9 @@ class Snapshot:
         namespaces: Iterable[Mapping[str, Any]] = (),
         workloads: Iterable[Mapping[str, Any]] = (),
         pvcs: Iterable[Mapping[str, Any]] = (),
+        pvs: Iterable[Mapping[str, Any]] = (),
+        storage_classes: Iterable[Mapping[str, Any]] = (),
+        csinodes: Iterable[Mapping[str, Any]] = (),
     ) -> Snapshot:
         """Build a snapshot from lists of objects (what an initial LIST returns)."""
         snap = cls()
@@ -149,6 +156,12 @@ class Snapshot:
             snap.add_workload(obj)
         for pvc in pvcs:
             snap.add_pvc(pvc)
+        for pv in pvs:
+            snap.add_pv(pv)
+        for storage_class in storage_classes:
+            snap.add_storage_class(storage_class)
+        for csinode in csinodes:
+            snap.add_csinode(csinode)
         return snap
 
     def _touch(self) -> None:
@@ -321,6 +334,41 @@ class Snapshot:
     def add_pvc(self, pvc: Mapping[str, Any]) -> None:
         """Add or update a PersistentVolumeClaim."""
         self.pvcs[f"{_namespace(pvc)}/{_name(pvc)}"] = pvc
+        self._touch()
+
+    def remove_pvc(self, pvc: Mapping[str, Any]) -> None:
+        """Forget a PersistentVolumeClaim."""
+        self.pvcs.pop(f"{_namespace(pvc)}/{_name(pvc)}", None)
+        self._touch()
+
+    def add_pv(self, pv: Mapping[str, Any]) -> None:
+        """Add or update a PersistentVolume (cluster-scoped, keyed by name)."""
+        self.pvs[_name(pv)] = pv
+        self._touch()
+
+    def remove_pv(self, pv: Mapping[str, Any]) -> None:
+        """Forget a PersistentVolume."""
+        self.pvs.pop(_name(pv), None)
+        self._touch()
+
+    def add_storage_class(self, storage_class: Mapping[str, Any]) -> None:
+        """Add or update a StorageClass."""
+        self.storage_classes[_name(storage_class)] = storage_class
+        self._touch()
+
+    def remove_storage_class(self, storage_class: Mapping[str, Any]) -> None:
+        """Forget a StorageClass."""
+        self.storage_classes.pop(_name(storage_class), None)
+        self._touch()
+
+    def add_csinode(self, csinode: Mapping[str, Any]) -> None:
+        """Add or update a CSINode (named after its Node)."""
+        self.csinodes[_name(csinode)] = csinode
+        self._touch()
+
+    def remove_csinode(self, csinode: Mapping[str, Any]) -> None:
+        """Forget a CSINode."""
+        self.csinodes.pop(_name(csinode), None)
         self._touch()
 
     # --- views ------------------------------------------------------------------------

@@ -74,6 +74,7 @@ def test_resources_with_tables():
         "statefulsets",
         "controllerrevisions",
         "poddisruptionbudgets",
+        "horizontalpodautoscalers",
         "priorityclasses",
         "jobs",
         "cronjobs",
@@ -87,6 +88,10 @@ COLUMN_SETS = {
         ("Global-Default", "boolean", 0),
         ("Age", "string", 0),
         ("PreemptionPolicy", "string", 0),
+    ],
+    "horizontalpodautoscalers": [
+        ("Name", "string", 0), ("Reference", "string", 0), ("Targets", "string", 0), ("MinPods", "string", 0),
+        ("MaxPods", "string", 0), ("Replicas", "string", 0), ("Age", "string", 0),
     ],
     "poddisruptionbudgets": [
         ("Name", "string", 0),

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from .autoscaling import _print_horizontal_pod_autoscaler
 from .batch import _print_cron_job, _print_job
 from .columns import _TYPE_META, PARTIAL_METADATA_FIELDS, _canonical_resource, column_definitions
 from .common import Printed, _datetime_to_ns, _meta
@@ -41,6 +42,7 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "statefulsets": _print_stateful_set,
     "controllerrevisions": _print_controller_revision,
     "poddisruptionbudgets": _print_pod_disruption_budget,
+    "horizontalpodautoscalers": _print_horizontal_pod_autoscaler,
     "priorityclasses": _print_priority_class,
 }
 

@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 RESOURCES_WITH_TABLES: set[str] = {
+    "horizontalpodautoscalers",
     "pods",
     "nodes",
     "namespaces",
@@ -51,10 +52,12 @@ _GROUPS: dict[str, str] = {r: "" for r in RESOURCES_WITH_TABLES} | {
 }
 
 _GROUPS.update({"jobs": "batch", "cronjobs": "batch", "poddisruptionbudgets": "policy"})
+_GROUPS["horizontalpodautoscalers"] = "autoscaling"
 _GROUPS["priorityclasses"] = "scheduling.k8s.io"
 
 # (apiVersion, kind) filled into full objects that lack them (includeObject=Object).
 _TYPE_META: dict[str, tuple[str, str]] = {
+    "horizontalpodautoscalers": ("autoscaling/v2", "HorizontalPodAutoscaler"),
     "poddisruptionbudgets": ("policy/v1", "PodDisruptionBudget"),
     "priorityclasses": ("scheduling.k8s.io/v1", "PriorityClass"),
     "pods": ("v1", "Pod"),
@@ -78,6 +81,8 @@ _TYPE_META: dict[str, tuple[str, str]] = {
 
 # Singular names, short names and kinds kubectl users type, mapped to plurals.
 _ALIASES: dict[str, str] = {
+    "horizontalpodautoscaler": "horizontalpodautoscalers",
+    "hpa": "horizontalpodautoscalers",
     "poddisruptionbudget": "poddisruptionbudgets",
     "pdb": "poddisruptionbudgets",
     "priorityclass": "priorityclasses",
@@ -208,6 +213,15 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
         _col("First Seen", "string", "Time since the event was first observed.", 1),
         _col("Count", "string", "Number of times the event occurred.", 1),
         _col("Name", "string", _NAME_DESC, 1, "name"),
+    ],
+    "horizontalpodautoscalers": [
+        _name_col(),
+        _col("Reference", "string", "The reference to the scaled resource."),
+        _col("Targets", "string", "The metrics scaled on, current and target."),
+        _col("MinPods", "string", "The lower limit for the number of pods the autoscaler can scale down to."),
+        _col("MaxPods", "string", "The upper limit for the number of pods the autoscaler can scale up to."),
+        _col("Replicas", "string", "Current number of replicas of pods managed by this autoscaler."),
+        _age_col(),
     ],
     "poddisruptionbudgets": [
         _name_col(),

@@ -15,6 +15,7 @@ from typing import Any
 from clusterviz.apimachinery.field import FieldError, invalid
 
 from ..defaulting import apply_defaults
+from .autoscaling import validate_horizontal_pod_autoscaler
 from .batch import validate_cron_job, validate_job
 from .common import Errors, get_dict, get_int, type_error
 from .configmap import validate_config_map
@@ -60,6 +61,7 @@ VALIDATORS: dict[str, Validator] = {
     "ReplicationController": validate_replication_controller,
     "DaemonSet": validate_daemon_set,
     "StatefulSet": validate_stateful_set,
+    "HorizontalPodAutoscaler": validate_horizontal_pod_autoscaler,
     "ControllerRevision": validate_controller_revision,
     "Service": validate_service,
     "Node": validate_node,

@@ -1,10 +1,10 @@
 """The plugin registry: plugin name -> how to build it and which extension points it serves.
 
 One module per simulated plugin (``node_resources_fit.py``, ...). The default
-profile also lists plugins clusterviz does not model in depth because the
-simulated cluster has no CSI drivers, PersistentVolumes or DRA devices; they
-are registered here as :class:`NotSimulated` and always Skip, exactly what the
-real ones do for Pods without such volumes or claims.
+profile also lists DynamicResources, which clusterviz does not model because
+the simulated cluster has no DRA devices; it is registered here as
+:class:`NotSimulated` and always Skips, exactly what the real one does for Pods
+without resource claims.
 """
 
 from __future__ import annotations
@@ -34,9 +34,12 @@ from clusterviz.scheduler.plugins import (
     node_resources_balanced_allocation,
     node_resources_fit,
     node_unschedulable,
+    node_volume_limits,
     pod_topology_spread,
     taint_toleration,
+    volume_binding,
     volume_restrictions,
+    volume_zone,
 )
 from clusterviz.scheduler.plugins.default_preemption import PostFilterOutcome
 
@@ -195,28 +198,14 @@ REGISTRY: dict[str, PluginSpec] = {
             volume_restrictions.NAME, lambda _a: volume_restrictions.VolumeRestrictions(), _points(PRE_FILTER, FILTER)
         ),
         PluginSpec(
-            "NodeVolumeLimits",
-            _not_simulated(
-                "NodeVolumeLimits",
-                "Counts CSI volumes against the node's attach limit.",
-                "按节点的挂载上限统计 CSI 卷数量。",
-            ),
-            _points(PRE_FILTER, FILTER),
+            node_volume_limits.NAME, lambda _a: node_volume_limits.NodeVolumeLimits(), _points(PRE_FILTER, FILTER)
         ),
         PluginSpec(
-            "VolumeBinding",
-            _not_simulated(
-                "VolumeBinding",
-                "Binds PersistentVolumeClaims to volumes a node can reach.",
-                "为 PVC 绑定节点可访问的持久卷。",
-            ),
+            volume_binding.NAME,
+            lambda _a: volume_binding.VolumeBinding(),
             _points(PRE_FILTER, FILTER, RESERVE, PRE_BIND),
         ),
-        PluginSpec(
-            "VolumeZone",
-            _not_simulated("VolumeZone", "Keeps a Pod in the zone of its volumes.", "让 Pod 与它的卷处于同一可用区。"),
-            _points(PRE_FILTER, FILTER),
-        ),
+        PluginSpec(volume_zone.NAME, lambda _a: volume_zone.VolumeZone(), _points(PRE_FILTER, FILTER)),
         PluginSpec(
             pod_topology_spread.NAME,
             lambda a: pod_topology_spread.PodTopologySpread(
