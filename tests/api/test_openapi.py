@@ -161,6 +161,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "Event": {"involvedObject": {"kind": "Pod", "name": "p"}, "reason": "R", "message": "m"},
     "Lease": {"spec": {"holderIdentity": "n"}},
     "PodDisruptionBudget": {"spec": {"minAvailable": 1, "selector": SELECTOR}},
+    "HorizontalPodAutoscaler": {"spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
+                                         "maxReplicas": 3, "behavior": {}}},
     "PriorityClass": {"value": 1000, "description": "batch work"},
     "ControllerRevision": {"revision": 1, "data": {}},
     "NodeMetrics": {"window": "30s", "usage": {"cpu": "1m", "memory": "1Ki"}},
