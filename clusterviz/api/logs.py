@@ -139,22 +139,27 @@ async def _follow(
 
 def _container(pod: dict[str, Any], name: str) -> dict[str, Any]:
     specs = [c for c in dict_or_empty(pod.get("spec")).get("containers") or [] if isinstance(c, dict)]
+    inits = [c for c in dict_or_empty(pod.get("spec")).get("initContainers") or [] if isinstance(c, dict)]
     pod_name = dict_or_empty(pod.get("metadata")).get("name", "")
     if not name:
         if len(specs) == 1:
             return specs[0]
         names = " ".join(str(c.get("name")) for c in specs)
-        raise errors.bad_request(f"a container name must be specified for pod {pod_name}, choose one of: [{names}]")
-    for spec in specs:
+        message = f"a container name must be specified for pod {pod_name}, choose one of: [{names}]"
+        if inits:
+            message += f" or one of the init containers: [{' '.join(str(c.get('name')) for c in inits)}]"
+        raise errors.bad_request(message)
+    for spec in [*specs, *inits]:
         if spec.get("name") == name:
             return spec
     raise errors.bad_request(f"container {name} is not valid for pod {pod_name}")
 
 
 def _status_of(pod: dict[str, Any], name: str) -> dict[str, Any]:
-    for status in dict_or_empty(pod.get("status")).get("containerStatuses") or []:
-        if isinstance(status, dict) and status.get("name") == name:
-            return status
+    status = dict_or_empty(pod.get("status"))
+    for entry in [*(status.get("initContainerStatuses") or []), *(status.get("containerStatuses") or [])]:
+        if isinstance(entry, dict) and entry.get("name") == name:
+            return entry
     return {}
 
 

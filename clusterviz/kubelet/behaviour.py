@@ -10,7 +10,8 @@ image and command, as a student would predict it:
   ``printenv`` print the environment, ``sleep infinity`` and ``while true`` loops never end; with no
   command their shell has no input and exits 0 at once;
 - an image that is neither runs until stopped (most images are services), unless its Pod is meant
-  to end (restartPolicy Never or OnFailure), when its command is taken to be short;
+  to end (restartPolicy Never or OnFailure) or it is a regular init container, when its command is
+  taken to be short;
 - the Pod annotations ``clusterviz.io/exit-after`` (a duration) and ``clusterviz.io/exit-code`` script
   any other behaviour and win over all of the above.
 
@@ -101,7 +102,7 @@ def _annotated(pod: dict[str, Any]) -> tuple[float | None, int | None]:
 
 def behaviour_of(pod: dict[str, Any], spec: dict[str, Any], env: dict[str, str] | None = None) -> Behaviour:
     """What the container ``spec`` of ``pod`` does (``env``: its resolved environment, for env/printenv)."""
-    batch = (pod.get("spec") or {}).get("restartPolicy") in ("Never", "OnFailure")
+    batch = _meant_to_end(pod, spec)
     after, code = _annotated(pod)
     base = _from_image_and_command(spec, env or {}, (pod.get("metadata") or {}).get("name", ""), batch)
     if after is None and code is None:
@@ -111,6 +112,18 @@ def behaviour_of(pod: dict[str, Any], spec: dict[str, Any], env: dict[str, str] 
         code if code is not None else base.exit_code,
         base.output,
         base.server,
+    )
+
+
+def _meant_to_end(pod: dict[str, Any], spec: dict[str, Any]) -> bool:
+    """A container whose command is taken to be short: in a Pod meant to end, or a regular init container."""
+    pod_spec = pod.get("spec") or {}
+    if pod_spec.get("restartPolicy") in ("Never", "OnFailure"):
+        return True
+    name = spec.get("name")
+    return any(
+        isinstance(c, dict) and c.get("name") == name and c.get("restartPolicy") != "Always"
+        for c in pod_spec.get("initContainers") or []
     )
 
 

@@ -123,17 +123,30 @@ class Kubelet:
             return
         meta = pod.get("metadata") or {}
         sandbox = Sandbox(uid, str(meta.get("namespace", "")), str(meta.get("name", "")), str(status["podIP"]))
-        for cs in status.get("containerStatuses") or []:
-            running = (cs.get("state") or {}).get("running")
-            if not cs.get("containerID") or running is None:
+        inits = [(cs, True) for cs in status.get("initContainerStatuses") or []]
+        for cs, init in [*inits, *((cs, False) for cs in status.get("containerStatuses") or [])]:
+            state = cs.get("state") or {}
+            running, done = state.get("running"), state.get("terminated")
+            if not cs.get("containerID"):
                 continue
-            started = clock.parse(str(running.get("startedAt", "")))
+            if running is not None:
+                started = clock.parse(str(running.get("startedAt", "")))
+                finished, code = None, None
+            elif init and done is not None and done.get("exitCode") == 0:
+                # An init container that completed: the Pod's initialisation is not run again.
+                started, finished = clock.parse(str(done.get("startedAt", ""))), clock.parse(str(done.get("finishedAt", "")))
+                code = 0
+            else:
+                continue
             sandbox.containers[cs["name"]] = Container(
                 cs["name"],
                 cs.get("image", ""),
                 cs.get("imageID", ""),
                 cs["containerID"],
                 clock.now_precise() if started is None else started,
+                finished_at=None if running is not None else (finished or clock.now_precise()),
+                exit_code=code,
+                exit_armed=running is None,
             )
         self.runtime.adopt(sandbox)
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from clusterviz.api import clock
 from clusterviz.api.component import Engine
 
+from .init_containers import init_specs
 from .probes import ContainerProbes, Judge, Step
 from .runtime import Container, ContainerRuntime, Sandbox
 
@@ -38,8 +39,11 @@ class ProbeOwner(Protocol):
 
 def arm_probes(engine: Engine, runtime: ContainerRuntime, sandbox: Sandbox, owner: ProbeOwner, name: str) -> None:
     """Start probing each started container of the sandbox that has probes (tasks named after ``name``)."""
+    # Sidecars (restartable init containers) are probed as app containers are.
     specs = {
-        str(c.get("name", "")): c for c in (owner.pod.get("spec") or {}).get("containers") or [] if isinstance(c, dict)
+        str(c.get("name", "")): c
+        for c in [*((owner.pod.get("spec") or {}).get("containers") or []), *init_specs(owner.pod)]
+        if isinstance(c, dict)
     }
     for container in sandbox.containers.values():
         spec = specs.get(container.name)

@@ -19,6 +19,7 @@ from clusterviz.api import clock
 from clusterviz.api.component import Engine
 
 from .behaviour import EXIT_AFTER_ANNOTATION, EXIT_CODE_ANNOTATION, behaviour_of
+from .init_containers import init_spec, init_specs, is_sidecar
 from .runtime import Container, ContainerRuntime, Sandbox
 
 __all__ = [
@@ -82,9 +83,15 @@ def _stays_down(restart_policy: str, code: int) -> bool:
     return restart_policy == "Never" or (restart_policy == "OnFailure" and code == 0)
 
 
-def restarts(pod: dict[str, Any], code: int) -> bool:
-    """Whether the kubelet starts a container again after it exited with ``code`` (the Pod's restartPolicy)."""
-    return not _stays_down(str((pod.get("spec") or {}).get("restartPolicy") or "Always"), code)
+def restarts(pod: dict[str, Any], code: int, name: str = "") -> bool:
+    """Whether the kubelet starts container ``name`` again after it exited with ``code``: the Pod's restartPolicy
+    decides for app containers; a regular init container is restarted only when it failed (and the policy is not
+    Never); a sidecar always."""
+    policy = str((pod.get("spec") or {}).get("restartPolicy") or "Always")
+    init = init_spec(pod, name) if name else None
+    if init is not None:
+        return is_sidecar(init) or (code != 0 and policy != "Never")
+    return not _stays_down(policy, code)
 
 
 def pod_phase(pod: dict[str, Any], sandbox: Sandbox | None) -> str | None:
@@ -92,6 +99,12 @@ def pod_phase(pod: dict[str, Any], sandbox: Sandbox | None) -> str | None:
     if sandbox is None:
         return None
     policy = str((pod.get("spec") or {}).get("restartPolicy") or "Always")
+    if policy == "Never":
+        for spec in init_specs(pod):
+            container = sandbox.containers.get(str(spec.get("name", "")))
+            if container is not None and container.finished_at is not None and (container.exit_code or 0) != 0 \
+                    and not is_sidecar(spec):
+                return "Failed"  # an init container failed, and nothing restarts it
     codes = []
     for spec in (pod.get("spec") or {}).get("containers") or []:
         container = sandbox.containers.get(str(spec.get("name", "")))
@@ -107,7 +120,11 @@ def arm_exits(
     engine: Engine, runtime: ContainerRuntime, pod: dict[str, Any], sandbox: Sandbox, exited: Callable[[], None]
 ) -> None:
     """Let each started container of the sandbox exit when its behaviour says; ``exited`` is called after each exit."""
-    specs = {str(c.get("name", "")): c for c in (pod.get("spec") or {}).get("containers") or [] if isinstance(c, dict)}
+    specs = {
+        str(c.get("name", "")): c
+        for c in [*((pod.get("spec") or {}).get("containers") or []), *init_specs(pod)]
+        if isinstance(c, dict)
+    }
     for container in sandbox.containers.values():
         if container.started_at is None or container.exit_armed or container.name not in specs:
             continue

@@ -11,7 +11,7 @@ from typing import Any
 
 from clusterviz.api import clock
 
-from . import probes
+from . import init_containers, probes
 from .runtime import Container, Sandbox
 from .script import pod_phase, terminated_state
 
@@ -26,6 +26,7 @@ PRESSURE_CONDITIONS = (
 )
 READY_REASON, READY_MESSAGE = "KubeletReady", "kubelet is posting ready status"
 CONTAINER_CREATING = "ContainerCreating"
+POD_INITIALIZING = "PodInitializing"
 CRASH_LOOP = "CrashLoopBackOff"
 _BOOTSTRAP_CIDR = re.compile(r"^10\.244\.(\d+)\.0/24$")
 
@@ -86,7 +87,7 @@ def _known(
 
 
 def _container_status(
-    spec: dict[str, Any], sandbox: Sandbox | None, waiting: tuple[str, str]
+    spec: dict[str, Any], sandbox: Sandbox | None, waiting: tuple[str, str], init: bool = False
 ) -> dict[str, Any]:
     running = sandbox.containers.get(spec.get("name", "")) if sandbox is not None else None
     if running is not None and running.finished_at is not None:
@@ -94,7 +95,9 @@ def _container_status(
             # Waiting out its back-off: the exit just seen is its last state.
             crashed = {"waiting": {"reason": waiting[0], "message": waiting[1]}}
             return _known(running, crashed, {"terminated": terminated_state(running)})
-        return _known(running, {"terminated": terminated_state(running)}, running.last_state)
+        # An init container that succeeded counts as ready, as the kubelet's prober reports it.
+        done = init and not init_containers.is_sidecar(spec) and (running.exit_code or 0) == 0
+        return _known(running, {"terminated": terminated_state(running)}, running.last_state, ready=done)
     if running is not None and running.started_at is not None:
         up = {"running": {"startedAt": clock.rfc3339(running.started_at)}}
         return _known(running, up, running.last_state, probes.ready(spec, running), probes.started(spec, running))
@@ -128,11 +131,16 @@ def pod_status(
     previous = (pod.get("status") or {}).get("conditions") or []
     now = clock.rfc3339()
     specs = (pod.get("spec") or {}).get("containers") or []
-    statuses = [
-        _container_status(c, sandbox, (waiting or {}).get(c.get("name", ""), (CONTAINER_CREATING, "")))
-        for c in specs
+    inits = init_containers.init_specs(pod)
+    # With init containers, what has not started yet waits as PodInitializing (the kubelet's default waiting state).
+    default = (POD_INITIALIZING if inits else CONTAINER_CREATING, "")
+    statuses = [_container_status(c, sandbox, (waiting or {}).get(c.get("name", ""), default)) for c in specs]
+    init_statuses = [
+        _container_status(c, sandbox, (waiting or {}).get(c.get("name", ""), default), init=True) for c in inits
     ]
-    unready = [s["name"] for s in statuses if not s["ready"]]
+    sidecars = [s for s, spec in zip(init_statuses, inits, strict=True) if init_containers.is_sidecar(spec)]
+    unready = [s["name"] for s in [*sidecars, *statuses] if not s["ready"]]
+    incomplete = init_containers.incomplete(pod, sandbox)
     phase = pod_phase(pod, sandbox)
     if phase is not None:
         # Every container is down for good: the Pod has completed (or failed), as the kubelet words it.
@@ -148,7 +156,12 @@ def pod_status(
     scheduled = next((c for c in previous if c.get("type") == "PodScheduled"), None)
     conditions = [
         condition("PodReadyToStartContainers", "True" if sandbox is not None and not phase else "False", now, previous),
-        condition("Initialized", "True", now, previous),
+        condition("Initialized", "True", now, previous)
+        if not incomplete
+        else condition(
+            "Initialized", "False", now, previous, "ContainersNotInitialized",
+            f"containers with incomplete status: [{' '.join(incomplete)}]",
+        ),
         *ready,
         scheduled or condition("PodScheduled", "True", now, previous),
     ]
@@ -162,6 +175,8 @@ def pod_status(
         "startTime": (pod.get("status") or {}).get("startTime") or now,
         "containerStatuses": statuses,
     }
+    if inits:
+        status["initContainerStatuses"] = init_statuses
     if sandbox is not None:
         status["podIP"] = sandbox.ip
         status["podIPs"] = [{"ip": sandbox.ip}]
@@ -182,8 +197,14 @@ def is_running_and_ready(pod: dict[str, Any], sandbox: Sandbox) -> bool:
     """Does the Pod's stored status already say what its running sandbox says?"""
     status = pod.get("status") or {}
     ready: dict[str, Any] = next((c for c in status.get("conditions") or [] if c.get("type") == "Ready"), {})
-    exited = any(c.finished_at is not None for c in sandbox.containers.values())
-    specs = {str(c.get("name", "")): c for c in (pod.get("spec") or {}).get("containers") or [] if isinstance(c, dict)}
+    regular_inits = {str(s.get("name", "")) for s in init_containers.init_specs(pod) if not init_containers.is_sidecar(s)}
+    # A completed init container has exited as it should.
+    exited = any(c.finished_at is not None for c in sandbox.containers.values() if c.name not in regular_inits)
+    specs = {
+        str(c.get("name", "")): c
+        for c in [*((pod.get("spec") or {}).get("containers") or []), *init_containers.init_specs(pod)]
+        if isinstance(c, dict)
+    }
     unready = any(not probes.ready(specs.get(c.name, {}), c) for c in sandbox.containers.values())
     return (
         status.get("phase") == "Running"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from clusterviz.api import clock, errors
 from clusterviz.apimachinery.unstructured import resource_version
 
-from . import images
+from . import images, init_containers
 from .admission import admit
 from .config_refs import ConfigRefError, Resolver
 from .prober import arm_probes
@@ -31,10 +31,6 @@ TERMINAL_PHASES = ("Failed", "Succeeded")
 # A sync that failed is tried again after this long (the kubelet's pod worker back-off period).
 RETRY_SECONDS = 10.0
 CREATE_CONFIG_ERROR = "CreateContainerConfigError"
-
-
-def _field_path(name: str) -> str:
-    return f"spec.containers{{{name}}}"
 
 
 class PodWorker:
@@ -69,6 +65,9 @@ class PodWorker:
         self._crash_waiting: dict[str, tuple[str, str]] = {}
         self._history: dict[str, tuple[int, dict[str, Any]]] = {}
         self._wake_due: float | None = None
+
+    def _path(self, name: str) -> str:
+        return init_containers.field_path(self.pod, name)
 
     # --- being told ----------------------------------------------------------------------------
 
@@ -158,7 +157,7 @@ class PodWorker:
     async def _restart_exited(self, sandbox: Sandbox) -> None:
         """Containers the restartPolicy restarts: replaced now, or once their back-off has passed."""
         for name, container in list(sandbox.containers.items()):
-            if container.finished_at is None or not restarts(self.pod, container.exit_code or 0):
+            if container.finished_at is None or not restarts(self.pod, container.exit_code or 0, name):
                 continue
             now = clock.now_precise()
             wait = self._backoff.remaining(name, container.finished_at, now)
@@ -172,7 +171,7 @@ class PodWorker:
                     await self.kubelet.recorder.event(
                         self.pod, "Warning", "BackOff",
                         f"Back-off restarting failed container {name} in pod {self.name}_{self.namespace}({self.uid})",
-                        _field_path(name),
+                        self._path(name),
                     )
                 self._wake_after(wait)
                 continue
@@ -223,7 +222,7 @@ class PodWorker:
         except ConfigRefError as exc:
             self._config_waiting[name] = (CREATE_CONFIG_ERROR, str(exc))
             self._retry = True
-            if await self._report_once(f"{name}: {exc}", "Failed", f"Error: {exc}", _field_path(name)):
+            if await self._report_once(f"{name}: {exc}", "Failed", f"Error: {exc}", self._path(name)):
                 await self._post(self._status(self.runtime.sandboxes.get(self.uid)))
             return None
         self._config_waiting.pop(name, None)
@@ -254,6 +253,9 @@ class PodWorker:
             if sandbox is None:
                 return
             self._arm(sandbox)
+            initialising = any(s.get("name", "") not in sandbox.containers for s in specs)
+            if initialising and pod_phase(self.pod, sandbox) is None and not self._status_changed(sandbox):
+                return  # an init container runs on: nothing new to tell
         elif self._posted_rv > resource_version(self.pod) or is_running_and_ready(self.pod, sandbox):
             return  # our last write is not back from the watch yet, or the stored status is already true
         elif has_probes(self.pod) and not self._status_changed(sandbox):
@@ -282,7 +284,7 @@ class PodWorker:
         """What a container's probes found: Unhealthy events, then a restart or a readiness to report."""
         if not self.probing():
             return
-        path = _field_path(container.name)
+        path = self._path(container.name)
         for kind, output in step.failures:
             await self.kubelet.recorder.event(self.pod, "Warning", "Unhealthy", f"{kind} probe failed: {output}", path)
         if step.kill and container.finished_at is None:
@@ -307,7 +309,8 @@ class PodWorker:
         self.finished = True
 
     async def _start(self, sandbox: Sandbox | None, specs: list[dict[str, Any]]) -> Sandbox | None:
-        """Sandbox, then for each container: image, create, start. None if interrupted."""
+        """Sandbox, then the init containers in order (init_containers.py), then each app container: image, create,
+        start. None if interrupted."""
         recorder = self.kubelet.recorder
         if sandbox is None:
             if not await self._volumes_ready() or self._stale():
@@ -325,33 +328,51 @@ class PodWorker:
                 return None
             if self._stale():
                 return None
+        step = init_containers.progress(self.pod, sandbox)
+        while step.start is not None:
+            started = await self._start_container(sandbox, step.start)
+            if started is None:
+                return None
+            if not started or not init_containers.is_sidecar(step.start):
+                return sandbox  # a regular init container runs alone: its exit moves the Pod on
+            step = init_containers.progress(self.pod, sandbox)
+        if not step.done:
+            return sandbox
         for spec in specs:
-            name = str(spec.get("name", ""))
-            container = sandbox.containers.get(name)
-            if container is None:
-                # A retry after a configuration error reuses the image it already has, without a new event.
-                image = self._ensured.pop(name, None) or await self._ensure_image(spec, sandbox)
-                if image is None or self._stale():
-                    return None
-                env = await self._container_env(spec)
-                if self._stale():
-                    return None
-                if env is None:
-                    self._ensured[name] = image
-                    continue  # upstream goes on with the Pod's other containers
-                container = await self.runtime.create_container(self.pod, sandbox, name, image, spec.get("image", ""))
-                container.env = env
-                if name in self._history:
-                    container.restart_count, container.last_state = self._history.pop(name)
-                if self._stale():
-                    return None
-                await recorder.event(self.pod, "Normal", "Created", f"Created container: {name}", _field_path(name))
-            if container.started_at is None:
-                await self.runtime.start_container(self.pod, container)
-                if self._stale():
-                    return None
-                await recorder.event(self.pod, "Normal", "Started", f"Started container {name}", _field_path(name))
+            if await self._start_container(sandbox, spec) is None:
+                return None
         return sandbox
+
+    async def _start_container(self, sandbox: Sandbox, spec: dict[str, Any]) -> bool | None:
+        """Image, create, start one container: True once it runs, False while its configuration is missing,
+        None if interrupted."""
+        recorder = self.kubelet.recorder
+        name = str(spec.get("name", ""))
+        container = sandbox.containers.get(name)
+        if container is None:
+            # A retry after a configuration error reuses the image it already has, without a new event.
+            image = self._ensured.pop(name, None) or await self._ensure_image(spec, sandbox)
+            if image is None or self._stale():
+                return None
+            env = await self._container_env(spec)
+            if self._stale():
+                return None
+            if env is None:
+                self._ensured[name] = image
+                return False  # upstream goes on with the Pod's other containers
+            container = await self.runtime.create_container(self.pod, sandbox, name, image, spec.get("image", ""))
+            container.env = env
+            if name in self._history:
+                container.restart_count, container.last_state = self._history.pop(name)
+            if self._stale():
+                return None
+            await recorder.event(self.pod, "Normal", "Created", f"Created container: {name}", self._path(name))
+        if container.started_at is None:
+            await self.runtime.start_container(self.pod, container)
+            if self._stale():
+                return None
+            await recorder.event(self.pod, "Normal", "Started", f"Started container {name}", self._path(name))
+        return True
 
     async def _ensure_image(self, spec: dict[str, Any], sandbox: Sandbox) -> Image | None:
         """The container's image, pulled if the pull policy says so (upstream's EnsureImageExists)."""
@@ -363,7 +384,7 @@ class PodWorker:
             message = f'Container image "{reference}" is not present with pull policy of Never'
             if name not in self._never_pull_reported:
                 self._never_pull_reported.add(name)
-                await recorder.event(self.pod, "Warning", "ErrImageNeverPull", message, _field_path(name))
+                await recorder.event(self.pod, "Warning", "ErrImageNeverPull", message, self._path(name))
                 await self._post(self._status(sandbox, {name: ("ErrImageNeverPull", message)}))
             return None
         if cached is not None and policy != "Always":
@@ -372,12 +393,12 @@ class PodWorker:
                 "Normal",
                 "Pulled",
                 f'Container image "{reference}" already present on machine',
-                _field_path(name),
+                self._path(name),
             )
             if self.runtime.remember_name(cached, reference):
                 await self.kubelet.report_images()
             return cached
-        await recorder.event(self.pod, "Normal", "Pulling", f'Pulling image "{reference}"', _field_path(name))
+        await recorder.event(self.pod, "Normal", "Pulling", f'Pulling image "{reference}"', self._path(name))
         result = await self.runtime.pull(self.pod, reference)
         if self._stale():
             return None
@@ -387,7 +408,7 @@ class PodWorker:
             "Pulled",
             f'Successfully pulled image "{reference}" in {go_duration(result.seconds)} '
             f"({go_duration(result.waited_seconds)} including waiting). Image size: {result.image.size} bytes.",
-            _field_path(name),
+            self._path(name),
         )
         if result.names_changed:
             await self.kubelet.report_images()
@@ -401,7 +422,7 @@ class PodWorker:
                 if container.finished_at is not None:
                     continue  # it exited by itself: nothing to stop
                 await self.kubelet.recorder.event(
-                    self.pod, "Normal", "Killing", f"Stopping container {container.name}", _field_path(container.name)
+                    self.pod, "Normal", "Killing", f"Stopping container {container.name}", self._path(container.name)
                 )
                 await self.runtime.stop_container(self.pod, sandbox, container)
                 if not self.kubelet.alive:
