@@ -83,7 +83,7 @@ def pod_volume_topologies(pod: PodInfo, state: CycleState) -> tuple[list[VolumeT
                 return [], Status.unresolvable("PersistentVolumeClaim had no pv name and storageClass name")
             storage_class = snapshot.storage_classes.get(class_name)
             if storage_class is None:
-                return [], Status.unresolvable(f'storageclass.storage.k8s.io "{class_name}" not found')
+                return [], Status.unresolvable(f'storageclasses.storage.k8s.io "{class_name}" not found')
             mode = storage_class.get("volumeBindingMode")
             if mode is None:
                 return [], Status.unresolvable(f'VolumeBindingMode not set for StorageClass "{class_name}"')
@@ -166,18 +166,17 @@ class VolumeZone(BasePlugin):
         }
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        """A new class, a node added or relabelled, a claim of the Pod added or bound, a volume added or changed."""
+        """A WaitForFirstConsumer class added, a node added or relabelled, a claim of the Pod, a volume's topology."""
         return [
-            ClusterEventWithHint(ClusterEvent(EventResource.STORAGE_CLASS, ActionType.ADD)),
-            ClusterEventWithHint(
-                ClusterEvent(
-                    EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL | ActionType.UPDATE_NODE_TAINT
-                )
-            ),
+            ClusterEventWithHint(ClusterEvent(EventResource.STORAGE_CLASS, ActionType.ADD), hint_storage_class_added),
+            # With queueing hints on (v1.35's default) a taint change is not registered.
+            ClusterEventWithHint(ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL)),
             ClusterEventWithHint(
                 ClusterEvent(EventResource.PERSISTENT_VOLUME_CLAIM, ActionType.ADD | ActionType.UPDATE), hint_claim
             ),
-            ClusterEventWithHint(ClusterEvent(EventResource.PERSISTENT_VOLUME, ActionType.ADD | ActionType.UPDATE)),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.PERSISTENT_VOLUME, ActionType.ADD | ActionType.UPDATE), hint_volume_change
+            ),
         ]
 
 
@@ -193,3 +192,22 @@ def hint_claim(pod: Any, old: Any, new: Any) -> QueueingHint:
     return (
         QueueingHint.QUEUE if uses_claim(pod, new) and storage.meta(new).get("name") in mounted else QueueingHint.SKIP
     )
+
+
+def hint_storage_class_added(pod: Any, old: Any, new: Any) -> QueueingHint:
+    """Only a class that waits for the first consumer can let an unbound claim through."""
+    if (new or {}).get("volumeBindingMode") == storage.WAIT_FOR_FIRST_CONSUMER:
+        return QueueingHint.QUEUE
+    return QueueingHint.SKIP
+
+
+def _topology_labels(pv: Any) -> dict[str, str]:
+    labels = storage.meta(pv or {}).get("labels") or {}
+    return {key: labels[key] for key in TOPOLOGY_LABELS if key in labels}
+
+
+def hint_volume_change(pod: Any, old: Any, new: Any) -> QueueingHint:
+    """A new volume, or one whose zone or region labels changed."""
+    if not old or _topology_labels(old) != _topology_labels(new):
+        return QueueingHint.QUEUE
+    return QueueingHint.SKIP
