@@ -179,7 +179,10 @@ def _why(message: dict[str, Any], pinned: bool | None = None) -> str:
                 "The Deployment controller creates a ReplicaSet for the Pod template; the ReplicaSet keeps the "
                 "replica count."
             )
-        return _("There are fewer Pods than the desired replicas, so the controller asks for another Pod.")
+        return _(
+            "Its controller (a ReplicaSet, DaemonSet, StatefulSet or Job) has fewer Pods than it wants, so it asks "
+            "for another Pod."
+        )
     if step in (7, 8):
         return _why_stored(step, kind, pinned)
     if step == 10:

@@ -72,7 +72,7 @@ def test_captions_in_chinese():
     with translation.override("zh-hans"):
         said = caption(message("controller-manager", "apiserver", "create", 6))
     assert said["what"] == "控制器管理器 → API Server: 创建 Pod default/web"
-    assert said["why"] == "Pod 数量少于期望的副本数，所以控制器请求再创建一个 Pod。"
+    assert said["why"] == "它的控制器（ReplicaSet、DaemonSet、StatefulSet 或 Job）发现 Pod 比期望的少，所以请求再创建一个 Pod。"
 
 
 def test_the_socket_speaks_the_language_of_the_page_cookie_first():
