@@ -569,6 +569,8 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         conditions.append({"type": "PodScheduled", "status": "True", "lastProbeTime": None,
                            "lastTransitionTime": clock.rfc3339()})
         new.setdefault("status", {})["conditions"] = conditions
+        # ClearingNominatedNodeNameAfterBinding (on by default since v1.35): a bound Pod is nominated nowhere.
+        new["status"].pop("nominatedNodeName", None)
         if req.query.get("dryRun"):
             break
         try:

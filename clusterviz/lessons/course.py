@@ -12,6 +12,7 @@ from .crash_loop import CRASH_LOOP
 from .daemonset import DAEMON_SETS
 from .jobs import JOBS
 from .manifests import deployment, filler
+from .preemption import PREEMPTION
 from .script import Action, Lesson, NodeSpec, Step
 from .statefulset import STATEFUL_SETS
 
@@ -657,4 +658,5 @@ LESSONS: tuple[Lesson, ...] = (
     CREATION_FLOW, NODE_NAME, NODE_SELECTOR, NODE_AFFINITY, POD_AFFINITY, RESOURCES, PORTS_AND_DISKS,
     SCALE_AND_ROLLOUT, NODE_FAILURE, SERVICE, DAEMON_SETS, CRASH_LOOP,
     JOBS, STATEFUL_SETS,
+    PREEMPTION,
 )

@@ -37,7 +37,8 @@ NAMESPACE = "default"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 # What a reset removes (in every namespace); what every cluster has of its own stays (see _kept).
 WORKLOADS = ("cronjobs", "jobs", "deployments", "replicasets", "replicationcontrollers", "daemonsets", "statefulsets", "controllerrevisions",
-             "services", "endpoints", "configmaps", "secrets", "serviceaccounts", "pods", "events", "schedulingdecisions")
+             "services", "endpoints", "configmaps", "secrets", "serviceaccounts", "pods", "events", "schedulingdecisions",
+             "priorityclasses")
 # The node actions of a script, as the page's node actions name them.
 NODE_ACTIONS = {"label": "label", "unlabel": "unlabel", "taint": "taint", "untaint": "untaint",
                 "cordon": "cordon", "uncordon": "uncordon", "stop-kubelet": "stop", "start-kubelet": "start"}
@@ -98,7 +99,10 @@ async def _settle(cluster: str) -> None:
 
 
 def _kept(plural: str, meta: dict[str, Any]) -> bool:
-    """The API server's Service "kubernetes", and each namespace's default ServiceAccount and CA ConfigMap."""
+    """The API server's Service "kubernetes", each namespace's default ServiceAccount and CA ConfigMap, and the
+    system priority classes."""
+    if plural == "priorityclasses":
+        return meta["name"].startswith("system-")
     if plural in ("services", "endpoints"):
         return (meta.get("namespace"), meta["name"]) == ("default", "kubernetes")
     return (plural, meta["name"]) in (("serviceaccounts", "default"), ("configmaps", ROOT_CA_CONFIG_MAP))

@@ -13,7 +13,7 @@ from clusterviz.api import clock, errors, resources
 from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer
 
-from . import framework
+from . import framework, preemption
 from .cycle import schedule
 from .decision import DecisionRecord
 from .profile import (
@@ -43,6 +43,8 @@ WORKLOAD_RESOURCES = (
     ("", "v1", "replicationcontrollers", "ReplicationController"),
     ("apps", "v1", "replicasets", "ReplicaSet"),
     ("apps", "v1", "statefulsets", "StatefulSet"),
+    # What DefaultPreemption's victim choice respects.
+    ("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget"),
 )
 
 
@@ -265,6 +267,8 @@ class Scheduler:
         meta = pod["metadata"]
         namespace, name = meta.get("namespace", "default"), meta["name"]
         if record.selected is None:
+            if record.nominated_node is not None:
+                await self._preempt(pod, record)
             await self._unschedulable(pod, queued, record)
             return
         assumed = copy.deepcopy(pod)
@@ -284,6 +288,18 @@ class Scheduler:
             pod, "Normal", "Scheduled", f"Successfully assigned {namespace}/{name} to {record.selected}"
         )
 
+    async def _preempt(self, pod: dict[str, Any], record: DecisionRecord) -> None:
+        """Evict the victims the PostFilter chose and take the nomination away from lower Pods there."""
+        node = record.nominated_node
+        assert node is not None
+        for key in record.victims:
+            victim = self.pods.get(key)
+            if victim is not None:
+                await preemption.preempt_pod(self.client, self.recorder, pod, victim, node)
+        priority = (pod.get("spec") or {}).get("priority") or 0
+        pending = [p for p in self.pods.items() if not is_assigned(p)]
+        await preemption.clear_lower_nominations(self.client, priority, node, pending)
+
     async def _unschedulable(self, pod: dict[str, Any], queued: Any, record: DecisionRecord) -> None:
         meta = pod["metadata"]
         self.queue.add_unschedulable(queued, record.unschedulable_plugins, self.engine.now)
@@ -300,10 +316,13 @@ class Scheduler:
             }
         )
         try:
+            status: dict[str, Any] = {"conditions": conditions}
+            if record.nominated_node is not None:
+                status["nominatedNodeName"] = record.nominated_node
             await self.client.patch(
                 "pods",
                 meta["name"],
-                {"status": {"conditions": conditions}},
+                {"status": status},
                 meta.get("namespace", "default"),
                 patch_type="merge",
                 sub="status",

@@ -402,7 +402,7 @@ def schedule(
 
     if not len(feasible_rows):
         counted = {table.names[r]: pre_status or filtered.status(r) for r in np.flatnonzero(evaluated).tolist()}
-        post_message, nominated, victims = _post_filter(profile, state, info, counted)
+        post_message, nominated, victims, post_filter = _post_filter(profile, state, info, counted)
         message = fit_error_message(
             n,
             counted,
@@ -413,6 +413,7 @@ def schedule(
         return DecisionRecord(
             **base, columns=columns, selected=None, message=message, unschedulable_plugins=rejectors,
             nominated_node=nominated, victims=victims, next_start_index=next_start, explainer=explainer,
+            post_filter=post_filter,
         )  # fmt: skip
 
     needed = len(feasible_rows) > 1
@@ -530,8 +531,10 @@ def _columns(
 
 def _post_filter(
     profile: Profile, state: CycleState, pod: PodInfo, counted: Mapping[str, Status]
-) -> tuple[str, str | None, tuple[str, ...]]:
-    """Upstream's ``RunPostFilterPlugins``: the first success wins (no message); otherwise reasons join."""
+) -> tuple[str, str | None, tuple[str, ...], dict[str, Any] | None]:
+    """Upstream's ``RunPostFilterPlugins``: the first success wins (no message); otherwise reasons join.
+
+    The last item is the preemption plugin's report of its dry run, for the record."""
     reasons: list[str] = []
     snapshot = state.snapshot
     assert snapshot is not None
@@ -539,12 +542,16 @@ def _post_filter(
     def runner(view: Snapshot, node: NodeInfo) -> Status:
         return evaluate_node_fit(profile, pod, view, node)
 
+    report: dict[str, Any] | None = None
     for plugin in profile.at(POST_FILTER):
         outcome = plugin.post_filter(state, pod, counted, runner)
         status = outcome.status
+        report = outcome.report.to_dict() if outcome.report is not None else report
+        if report is not None:
+            report["message"] = status.message
         if status.is_success:
-            return "", outcome.nominated_node, outcome.victims
+            return "", outcome.nominated_node, outcome.victims, report
         if status.code in (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.ERROR):
-            return status.message, None, ()
+            return status.message, None, (), report
         reasons.extend(status.reasons)
-    return ", ".join(reasons), None, ()
+    return ", ".join(reasons), None, (), report

@@ -275,6 +275,8 @@ class DecisionRecord:
     error: str = ""
     nominated_node: str | None = None
     victims: tuple[str, ...] = ()
+    # The PostFilter plugin's dry run and choice (candidates, their victims, why one won), already in API shape.
+    post_filter: dict[str, Any] | None = field(default=None, compare=False)
     next_start_index: int = 0
     explainer: Explainer | None = field(default=None, compare=False, repr=False)
 
@@ -324,4 +326,6 @@ class DecisionRecord:
         }
         if self.columns is not None and self.columns.omitted is not None:
             body["omittedNodes"] = self.columns.omitted.to_dict()
+        if self.post_filter is not None:
+            body["postFilter"] = self.post_filter
         return body

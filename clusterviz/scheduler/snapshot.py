@@ -24,7 +24,7 @@ from typing import Any
 from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo, ScoreTerm, as_pod_info
 from clusterviz.scheduler.nodetable import NodeTable
 
-WORKLOAD_KINDS = ("Service", "ReplicationController", "ReplicaSet", "StatefulSet")
+WORKLOAD_KINDS = ("Service", "ReplicationController", "ReplicaSet", "StatefulSet", "PodDisruptionBudget")
 _TERMINAL_PHASES = ("Succeeded", "Failed")
 
 

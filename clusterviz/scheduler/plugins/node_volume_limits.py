@@ -7,7 +7,8 @@ StorageClass's provisioner with a handle made up for the claim. Volumes already
 used by the node's Pods count once each; the Pod's new ones are added and compared
 with the driver's ``allocatable.count`` in the node's CSINode (or an
 ``attachable-volumes-csi-<driver>`` entry of the Node's allocatable). In-tree
-volumes migrated to CSI are not translated here: nothing in the simulation runs them.
+volumes migrated to CSI are not translated here, and upstream's count of the node's
+VolumeAttachments is always zero here: nothing in the simulation attaches volumes.
 """
 
 from __future__ import annotations
