@@ -13,6 +13,8 @@ from clusterviz.store.threads import in_thread
 from . import clock
 from .client import Client
 from .cluster_ca import root_ca_config_map
+from .rbac_bootstrap import builtin_objects
+from .storage_classes import built_in_storage_classes
 from .validation.priorityclass import SYSTEM_PRIORITY_CLASSES
 
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
@@ -109,6 +111,11 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
         "subsets": [{"addresses": [{"ip": API_SERVER_ADDRESS}],
                      "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]}],
     })
+    for storage_class in built_in_storage_classes():
+        await client.create(storage_class)
+    # What the API server's RBAC post-start hook makes: the bootstrap roles and bindings.
+    for obj in builtin_objects():
+        await client.create(obj)
     for i in range(1, nodes + 1):
         await client.create(node_object(f"node{i:02d}", i, cpu, memory, pods))
     return True

@@ -27,7 +27,9 @@ from clusterviz.apimachinery.quantity import Quantity, QuantityError, parse_quan
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from .autoscaling_defaults import default_horizontal_pod_autoscaler
+from .rbac_defaults import default_binding
 from .secret_data import default_secret
+from .storage_defaults import default_persistent_volume, default_persistent_volume_claim, default_storage_class
 
 __all__ = ["apply_defaults", "image_pull_policy", "qos_class"]
 
@@ -648,7 +650,12 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "CronJob": _cron_job,
     "Secret": default_secret,
     "HorizontalPodAutoscaler": default_horizontal_pod_autoscaler,
+    "PersistentVolume": default_persistent_volume,
+    "PersistentVolumeClaim": default_persistent_volume_claim,
+    "StorageClass": default_storage_class,
     "PriorityClass": _priority_class,
+    "RoleBinding": default_binding,
+    "ClusterRoleBinding": default_binding,
 }
 
 

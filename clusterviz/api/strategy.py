@@ -80,6 +80,10 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
     elif kind == "HorizontalPodAutoscaler":
         # autoscaling/v2 always encodes these two.
         obj["status"] = {"currentMetrics": None, "desiredReplicas": 0}
+    elif kind == "PersistentVolume":
+        obj["status"] = {"phase": "Pending", "lastPhaseTransitionTime": clock.rfc3339()}
+    elif kind == "PersistentVolumeClaim":
+        obj["status"] = {"phase": "Pending"}
     elif kind == "Namespace":
         obj.setdefault("spec", {}).setdefault("finalizers", ["kubernetes"])
         obj["status"] = {"phase": "Active"}

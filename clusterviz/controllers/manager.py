@@ -22,6 +22,8 @@ from .garbage_collector import GarbageCollector
 from .job import JobController
 from .namespace import NamespaceController
 from .node_lifecycle import NodeLifecycleController
+from .persistent_volume import PersistentVolumeController
+from .persistent_volume_provisioner import Provisioner
 from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
 from .root_ca_publisher import RootCAPublisher
@@ -61,6 +63,9 @@ INFORMERS = (
     ("endpoints", ""),
     ("namespaces", ""),
     ("poddisruptionbudgets", ""),
+    ("storageclasses", ""),
+    ("persistentvolumes", ""),
+    ("persistentvolumeclaims", ""),
     ("serviceaccounts", ""),
     ("configmaps", ""),
 )
@@ -103,6 +108,8 @@ class ControllerManager:
             PodGarbageCollector(self),
             NamespaceController(self),
             DisruptionController(self),
+            PersistentVolumeController(self),
+            Provisioner(self),
             ServiceAccountsController(self),
             RootCAPublisher(self),
         ]

@@ -76,12 +76,32 @@ def test_resources_with_tables():
         "poddisruptionbudgets",
         "horizontalpodautoscalers",
         "priorityclasses",
+        "persistentvolumes",
+        "persistentvolumeclaims",
+        "storageclasses",
+        "csinodes",
         "jobs",
         "cronjobs",
     }
 
 
 COLUMN_SETS = {
+    "persistentvolumes": [
+        ("Name", "string", 0), ("Capacity", "string", 0), ("Access Modes", "string", 0),
+        ("Reclaim Policy", "string", 0), ("Status", "string", 0), ("Claim", "string", 0),
+        ("StorageClass", "string", 0), ("VolumeAttributesClass", "string", 0), ("Reason", "string", 0),
+        ("Age", "string", 0), ("VolumeMode", "string", 1),
+    ],
+    "persistentvolumeclaims": [
+        ("Name", "string", 0), ("Status", "string", 0), ("Volume", "string", 0), ("Capacity", "string", 0),
+        ("Access Modes", "string", 0), ("StorageClass", "string", 0), ("VolumeAttributesClass", "string", 0),
+        ("Age", "string", 0), ("VolumeMode", "string", 1),
+    ],
+    "storageclasses": [
+        ("Name", "string", 0), ("Provisioner", "string", 0), ("ReclaimPolicy", "string", 0),
+        ("VolumeBindingMode", "string", 0), ("AllowVolumeExpansion", "string", 0), ("Age", "string", 0),
+    ],
+    "csinodes": [("Name", "string", 0), ("Drivers", "integer", 0), ("Age", "string", 0)],
     "priorityclasses": [
         ("Name", "string", 0),
         ("Value", "integer", 0),
@@ -1093,5 +1113,5 @@ def test_printers_never_raise(resource, objects):
                 if column["type"] == "integer":
                     assert type(cell) is int
                 else:
-                    assert type(cell) in (str, int)
+                    assert type(cell) in (str, int, bool)
         json.dumps(table)

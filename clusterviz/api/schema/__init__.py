@@ -6,7 +6,22 @@ kind's, or makes an open one for a kind no module describes yet.
 
 from __future__ import annotations
 
-from . import apps, autoscaling, batch, clusterviz, coordination, core, meta, metrics, pod, policy, reviews, scheduling  # noqa: F401  (each registers its kinds)
+from . import (  # noqa: F401  (each registers its kinds)
+    apps,
+    autoscaling,
+    batch,
+    clusterviz,
+    coordination,
+    core,
+    meta,
+    metrics,
+    pod,
+    policy,
+    rbac,
+    reviews,
+    scheduling,
+    storage,
+)
 from .model import DEFINITIONS, Definition, kind
 
 _BY_GVK: dict[tuple[str, str, str], Definition] = {d.gvk: d for d in DEFINITIONS.values() if d.gvk}

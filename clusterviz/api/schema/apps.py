@@ -10,17 +10,13 @@ from .model import (
     INT64,
     INT_STR,
     META,
-    OBJECT_META,
-    QTY,
     SELECTOR,
     STRING,
-    STRINGS,
     Type,
     array,
     define,
     enum,
     kind,
-    map_of,
     ref,
 )
 
@@ -169,32 +165,6 @@ define(APPS + "StatefulSetStatus", "What the StatefulSet controller last saw.", 
     "updateRevision": (STRING, "The revision made from the current template."),
     "updatedReplicas": (INT32, "Pods made from the update revision."),
 }, required=("replicas",))
-# Only as a StatefulSet's volumeClaimTemplates: the API does not serve PersistentVolumeClaims yet.
-define(CORE + "PersistentVolumeClaim", "A request for storage, made for each Pod of a StatefulSet.", {
-    "apiVersion": (STRING, "The schema version of the object."),
-    "kind": (STRING, "The kind of the object."),
-    "metadata": (OBJECT_META, "The claim's name (prefixed to each Pod's claim), labels and annotations."),
-    "spec": (ref(CORE + "PersistentVolumeClaimSpec"), "The storage asked for."),
-    "status": (ref(CORE + "PersistentVolumeClaimStatus"), "The claim's phase."),
-})
-define(CORE + "PersistentVolumeClaimSpec", "The storage a claim asks for.", {
-    "accessModes": (STRINGS, "ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod."),
-    "resources": (ref(CORE + "VolumeResourceRequirements"), "The storage requested (requests.storage)."),
-    "selector": (SELECTOR, "Volumes the claim may bind to."),
-    "storageClassName": (STRING, "The StorageClass that provisions the volume."),
-    "volumeMode": (enum("Block", "Filesystem"), "Filesystem (the default) or Block."),
-    "volumeName": (STRING, "The volume bound to the claim."),
-})
-define(CORE + "VolumeResourceRequirements", "Storage a claim requests and is limited to.", {
-    "limits": (map_of(QTY), "The most storage allowed."),
-    "requests": (map_of(QTY), "The storage requested."),
-})
-define(CORE + "PersistentVolumeClaimStatus", "What is known of a claim.", {
-    "accessModes": (STRINGS, "The access modes of the bound volume."),
-    "capacity": (map_of(QTY), "The bound volume's capacity."),
-    "phase": (enum("Bound", "Lost", "Pending"), "Pending, Bound or Lost."),
-})
-
 kind("apps", "v1", "ControllerRevision", APPS + "ControllerRevision",
      "An immutable snapshot of a workload's template, kept for rollbacks.", extra={
          "data": (ref(META + "RawExtension"), "The snapshot (a patch of the workload's template)."),

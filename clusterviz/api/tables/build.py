@@ -17,10 +17,12 @@ from .events import _print_event
 from .misc import _print_configmap, _print_default
 from .nodes import _print_namespace, _print_node
 from .pods import _print_pod
+from .rbac import _print_role, _print_role_binding
 from .scheduling import _print_priority_class
 from .secrets import _print_secret, _print_service_account
 from .services import _print_endpoints, _print_service
 from .statefulsets import _print_stateful_set
+from .storage import _print_csi_node, _print_persistent_volume, _print_persistent_volume_claim, _print_storage_class
 from .workloads import _print_deployment, _print_replica_set, _print_replication_controller
 
 _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
@@ -43,7 +45,15 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "controllerrevisions": _print_controller_revision,
     "poddisruptionbudgets": _print_pod_disruption_budget,
     "horizontalpodautoscalers": _print_horizontal_pod_autoscaler,
+    "persistentvolumes": _print_persistent_volume,
+    "persistentvolumeclaims": _print_persistent_volume_claim,
+    "storageclasses": _print_storage_class,
+    "csinodes": _print_csi_node,
     "priorityclasses": _print_priority_class,
+    "roles": _print_role,
+    "clusterroles": _print_role,
+    "rolebindings": _print_role_binding,
+    "clusterrolebindings": _print_role_binding,
 }
 
 

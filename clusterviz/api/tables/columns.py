@@ -26,6 +26,14 @@ RESOURCES_WITH_TABLES: set[str] = {
     "controllerrevisions",
     "poddisruptionbudgets",
     "priorityclasses",
+    "roles",
+    "clusterroles",
+    "rolebindings",
+    "clusterrolebindings",
+    "persistentvolumes",
+    "persistentvolumeclaims",
+    "storageclasses",
+    "csinodes",
 }
 
 # Metadata fields copied into each row's PartialObjectMetadata.
@@ -53,13 +61,23 @@ _GROUPS: dict[str, str] = {r: "" for r in RESOURCES_WITH_TABLES} | {
 
 _GROUPS.update({"jobs": "batch", "cronjobs": "batch", "poddisruptionbudgets": "policy"})
 _GROUPS["horizontalpodautoscalers"] = "autoscaling"
+_GROUPS.update({"storageclasses": "storage.k8s.io", "csinodes": "storage.k8s.io"})
 _GROUPS["priorityclasses"] = "scheduling.k8s.io"
+_GROUPS.update(dict.fromkeys(("roles", "clusterroles", "rolebindings", "clusterrolebindings"), "rbac.authorization.k8s.io"))
 
 # (apiVersion, kind) filled into full objects that lack them (includeObject=Object).
 _TYPE_META: dict[str, tuple[str, str]] = {
     "horizontalpodautoscalers": ("autoscaling/v2", "HorizontalPodAutoscaler"),
+    "persistentvolumes": ("v1", "PersistentVolume"),
+    "persistentvolumeclaims": ("v1", "PersistentVolumeClaim"),
+    "storageclasses": ("storage.k8s.io/v1", "StorageClass"),
+    "csinodes": ("storage.k8s.io/v1", "CSINode"),
     "poddisruptionbudgets": ("policy/v1", "PodDisruptionBudget"),
     "priorityclasses": ("scheduling.k8s.io/v1", "PriorityClass"),
+    "roles": ("rbac.authorization.k8s.io/v1", "Role"),
+    "clusterroles": ("rbac.authorization.k8s.io/v1", "ClusterRole"),
+    "rolebindings": ("rbac.authorization.k8s.io/v1", "RoleBinding"),
+    "clusterrolebindings": ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
     "pods": ("v1", "Pod"),
     "nodes": ("v1", "Node"),
     "namespaces": ("v1", "Namespace"),
@@ -83,10 +101,21 @@ _TYPE_META: dict[str, tuple[str, str]] = {
 _ALIASES: dict[str, str] = {
     "horizontalpodautoscaler": "horizontalpodautoscalers",
     "hpa": "horizontalpodautoscalers",
+    "persistentvolume": "persistentvolumes",
+    "pv": "persistentvolumes",
+    "persistentvolumeclaim": "persistentvolumeclaims",
+    "pvc": "persistentvolumeclaims",
+    "storageclass": "storageclasses",
+    "sc": "storageclasses",
+    "csinode": "csinodes",
     "poddisruptionbudget": "poddisruptionbudgets",
     "pdb": "poddisruptionbudgets",
     "priorityclass": "priorityclasses",
     "pc": "priorityclasses",
+    "role": "roles",
+    "clusterrole": "clusterroles",
+    "rolebinding": "rolebindings",
+    "clusterrolebinding": "clusterrolebindings",
     "pod": "pods",
     "po": "pods",
     "node": "nodes",
@@ -125,6 +154,7 @@ _ALIASES: dict[str, str] = {
 
 _NAME_DESC = "Name of the object, unique within its namespace."
 _AGE_DESC = "Time elapsed since the object was created."
+_CREATED_DESC = "The time the object was created (metadata.creationTimestamp)."
 _CONTAINERS_DESC = "Names of each container in the template."
 _IMAGES_DESC = "Images referenced by each container in the template."
 
@@ -140,6 +170,24 @@ def _name_col() -> dict[str, Any]:
 
 def _age_col() -> dict[str, Any]:
     return _col("Age", "string", _AGE_DESC)
+
+
+def _role_columns() -> list[dict[str, Any]]:
+    """Roles and ClusterRoles: the name and the creation time itself."""
+    return [_name_col(), _col("Created At", "date", _CREATED_DESC)]
+
+
+def _role_binding_columns() -> list[dict[str, Any]]:
+    """RoleBindings and ClusterRoleBindings: the role, the age, and with -o wide the subjects by kind."""
+    return [
+        _name_col(),
+        _col("Role", "string", "RoleRef can reference a Role in the current namespace or a ClusterRole in the global "
+             "namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable."),
+        _age_col(),
+        _col("Users", "string", "Users in the roleBinding", 1),
+        _col("Groups", "string", "Groups in the roleBinding", 1),
+        _col("ServiceAccounts", "string", "ServiceAccounts in the roleBinding", 1),
+    ]
 
 
 def _replicated_columns(owner: str) -> list[dict[str, Any]]:
@@ -236,6 +284,47 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
         _col("Global-Default", "boolean", "Whether Pods that name no priority class get this one."),
         _age_col(),
         _col("PreemptionPolicy", "string", "Whether Pods of this class may preempt lower-priority Pods."),
+    ],
+    "roles": _role_columns(),
+    "clusterroles": _role_columns(),
+    "rolebindings": _role_binding_columns(),
+    "clusterrolebindings": _role_binding_columns(),
+    "persistentvolumes": [
+        _name_col(),
+        _col("Capacity", "string", "The volume's size (capacity.storage)."),
+        _col("Access Modes", "string", "How the volume may be mounted."),
+        _col("Reclaim Policy", "string", "What happens to the volume once its claim is deleted."),
+        _col("Status", "string", "The phase of the volume."),
+        _col("Claim", "string", "The claim bound to the volume."),
+        _col("StorageClass", "string", "StorageClass of the pv"),
+        _col("VolumeAttributesClass", "string", "VolumeAttributesClass of the pv"),
+        _col("Reason", "string", "Why the volume is in its phase."),
+        _age_col(),
+        _col("VolumeMode", "string", "Whether the volume is a filesystem or a raw block device.", 1),
+    ],
+    "persistentvolumeclaims": [
+        _name_col(),
+        _col("Status", "string", "The phase of the claim."),
+        _col("Volume", "string", "The volume bound to the claim."),
+        _col("Capacity", "string", "The size of the bound volume."),
+        _col("Access Modes", "string", "The access modes of the bound volume."),
+        _col("StorageClass", "string", "StorageClass of the pvc"),
+        _col("VolumeAttributesClass", "string", "VolumeAttributesClass of the pvc"),
+        _age_col(),
+        _col("VolumeMode", "string", "Whether the claim asks for a filesystem or a raw block device.", 1),
+    ],
+    "storageclasses": [
+        _name_col(),
+        _col("Provisioner", "string", "The provisioner that makes the class's volumes."),
+        _col("ReclaimPolicy", "string", "The reclaim policy of the volumes the class provisions."),
+        _col("VolumeBindingMode", "string", "When claims are bound and provisioned."),
+        _col("AllowVolumeExpansion", "string", "Whether claims of the class may grow."),
+        _age_col(),
+    ],
+    "csinodes": [
+        _name_col(),
+        _col("Drivers", "integer", "Drivers indicates the number of CSI drivers registered on the node"),
+        _age_col(),
     ],
     "configmaps": [
         _name_col(),

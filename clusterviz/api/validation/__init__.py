@@ -28,10 +28,13 @@ from .namespace import validate_namespace
 from .node import validate_node
 from .pod import validate_pod
 from .priorityclass import validate_priority_class
+from .rbac import validate_cluster_role, validate_cluster_role_binding, validate_role, validate_role_binding
 from .secret import validate_secret
 from .service import validate_service
 from .serviceaccount import validate_service_account
 from .statefulset import validate_stateful_set
+from .storage import validate_persistent_volume, validate_persistent_volume_claim
+from .storageclass import validate_csi_node, validate_storage_class
 from .workloads import validate_deployment, validate_replica_set, validate_replication_controller
 
 __all__ = ["FieldError", "validate", "VALIDATORS"]
@@ -54,14 +57,22 @@ def _validate_lease(obj: dict[str, Any], old: dict[str, Any] | None = None) -> E
 
 
 VALIDATORS: dict[str, Validator] = {
+    "Role": validate_role,
+    "ClusterRole": validate_cluster_role,
+    "RoleBinding": validate_role_binding,
+    "ClusterRoleBinding": validate_cluster_role_binding,
+    "PersistentVolume": validate_persistent_volume,
+    "PersistentVolumeClaim": validate_persistent_volume_claim,
+    "StorageClass": validate_storage_class,
+    "CSINode": validate_csi_node,
     "PodDisruptionBudget": validate_pod_disruption_budget,
+    "HorizontalPodAutoscaler": validate_horizontal_pod_autoscaler,
     "Pod": validate_pod,
     "Deployment": validate_deployment,
     "ReplicaSet": validate_replica_set,
     "ReplicationController": validate_replication_controller,
     "DaemonSet": validate_daemon_set,
     "StatefulSet": validate_stateful_set,
-    "HorizontalPodAutoscaler": validate_horizontal_pod_autoscaler,
     "ControllerRevision": validate_controller_revision,
     "Service": validate_service,
     "Node": validate_node,
