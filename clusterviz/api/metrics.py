@@ -20,6 +20,7 @@ from typing import Any
 from clusterviz.apimachinery import labels
 from clusterviz.apimachinery.quantity import QuantityError, parse_quantity
 from clusterviz.apimachinery.unstructured import dict_or_empty
+from clusterviz.kubelet.memory import container_memory_kib
 from clusterviz.store import kv
 
 from . import clock, errors, resources, virtual
@@ -29,14 +30,9 @@ from .request import ApiRequest, ApiResponse, ResourcePath
 GROUP, VERSION = "metrics.k8s.io", "v1beta1"
 API_VERSION = f"{GROUP}/{VERSION}"
 CPU_ANNOTATION = "clusterviz.io/cpu-usage"
-MEMORY_ANNOTATION = "clusterviz.io/memory-usage"
 LOAD_ANNOTATION = "clusterviz.io/load"
 WINDOW = "30s"
 IDLE_CPU_MILLI = 1
-# What a container of these images typically holds in memory (KiB); others 10 MiB.
-IMAGE_MEMORY_KIB = {"nginx": 3 * 1024, "myapp": 3 * 1024, "httpd": 9 * 1024, "redis": 8 * 1024,
-                    "mysql": 380 * 1024, "postgres": 40 * 1024, "busybox": 512, "alpine": 512}
-DEFAULT_MEMORY_KIB = 10 * 1024
 # The node's own daemons (kubelet, containerd, the system).
 SYSTEM_CPU_MILLI, SYSTEM_MEMORY_KIB = 100, 600 * 1024
 # Owner kind -> the plural its informer and store key use.
@@ -139,13 +135,6 @@ def _milli(value: Any) -> int | None:
         return None
 
 
-def _kib(value: Any) -> int | None:
-    try:
-        return max(parse_quantity(str(value)).value() // 1024, 0)
-    except QuantityError:
-        return None
-
-
 def _container_usage(pod: dict[str, Any], shares: dict[str, int]) -> list[tuple[str, int, int]]:
     """(container, millicores, KiB) for each container of a Running Pod."""
     meta = dict_or_empty(pod.get("metadata"))
@@ -154,13 +143,10 @@ def _container_usage(pod: dict[str, Any], shares: dict[str, int]) -> list[tuple[
     if not containers:
         return []
     cpu = _milli(annotations[CPU_ANNOTATION]) if CPU_ANNOTATION in annotations else shares.get(str(meta.get("uid")))
-    memory = _kib(annotations[MEMORY_ANNOTATION]) if MEMORY_ANNOTATION in annotations else None
     out = []
     for container in containers:
-        image = str(container.get("image") or "").rsplit("/", 1)[-1].split(":", 1)[0].split("@", 1)[0]
         each_cpu = cpu // len(containers) if cpu is not None else IDLE_CPU_MILLI
-        each_memory = memory // len(containers) if memory is not None else IMAGE_MEMORY_KIB.get(image, DEFAULT_MEMORY_KIB)
-        out.append((str(container.get("name")), each_cpu, each_memory))
+        out.append((str(container.get("name")), each_cpu, container_memory_kib(pod, container)))
     return out
 
 

@@ -13,7 +13,9 @@ image and command, as a student would predict it:
   to end (restartPolicy Never or OnFailure) or it is a regular init container, when its command is
   taken to be short;
 - the Pod annotations ``clusterviz.io/exit-after`` (a duration) and ``clusterviz.io/exit-code`` script
-  any other behaviour and win over all of the above.
+  any other behaviour and win over all of the above;
+- a container holding more memory than its limit (``memory.py``) is OOMKilled a second after it starts,
+  whatever it was going to do.
 
 Pure functions: the kubelet follows ``behaviour_of`` on the simulated clock, and the logs the API
 server returns are ``output`` stamped with the times the kubelet reported.
@@ -28,13 +30,15 @@ from typing import Any, Final
 
 from clusterviz.apimachinery.duration import parse_go_duration
 
-from . import images
+from . import images, memory
 
 EXIT_AFTER_ANNOTATION: Final = "clusterviz.io/exit-after"
 EXIT_CODE_ANNOTATION: Final = "clusterviz.io/exit-code"
 MAX_EXIT_CODE: Final = 255
 # How long a Pod meant to end runs a command this module cannot read.
 BATCH_RUN_SECONDS: Final = 5.0
+# How long a container over its memory limit runs before the OOM killer ends it.
+OOM_AFTER_SECONDS: Final = 1.0
 
 SHELL_IMAGES = frozenset({"busybox", "alpine", "ubuntu", "debian", "centos", "fedora", "bash", "amazonlinux", "rockylinux"})
 SHELLS = frozenset({"sh", "bash", "ash", "dash", "/bin/sh", "/bin/bash", "/bin/ash", "/usr/bin/bash"})
@@ -78,6 +82,8 @@ class Behaviour:
     output: tuple[Line, ...] = ()
     # Start-up lines of a known server, formatted with the start time when the logs are read.
     server: str = ""
+    # How the runtime words its end, when it is not its own exit ("OOMKilled").
+    reason: str = ""
 
 
 def _basename(reference: str) -> str:
@@ -105,6 +111,10 @@ def behaviour_of(pod: dict[str, Any], spec: dict[str, Any], env: dict[str, str] 
     batch = _meant_to_end(pod, spec)
     after, code = _annotated(pod)
     base = _from_image_and_command(spec, env or {}, (pod.get("metadata") or {}).get("name", ""), batch)
+    if memory.out_of_memory(pod, spec):
+        # Over its memory limit: the kernel kills it as soon as it has allocated.
+        printed = tuple(line for line in base.output if line.at <= OOM_AFTER_SECONDS)
+        return Behaviour(OOM_AFTER_SECONDS, memory.OOM_EXIT_CODE, printed, base.server, memory.OOM_REASON)
     if after is None and code is None:
         return base
     return Behaviour(

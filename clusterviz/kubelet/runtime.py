@@ -90,6 +90,8 @@ class Container:
     # When and how its process ended by itself (see script.py); None while it runs.
     finished_at: datetime | None = None
     exit_code: int | None = None
+    # The runtime's word for how it ended when not by its own exit (OOMKilled); "" otherwise.
+    reason: str = ""
     exit_armed: bool = False
     # How often the kubelet restarted this container before, and how the last one ended (its state.terminated).
     restart_count: int = 0
@@ -306,8 +308,9 @@ class ContainerRuntime:
         if container.started_at is None:
             container.started_at = clock.now_precise()
 
-    async def container_exited(self, pod: dict[str, Any], container: Container, code: int) -> None:
-        """The container's process ended with ``code``: the runtime tells the kubelet (its container event)."""
+    async def container_exited(self, pod: dict[str, Any], container: Container, code: int, reason: str = "") -> None:
+        """The container's process ended with ``code`` (``reason``: OOMKilled when the kernel killed it): the runtime
+        tells the kubelet (its container event)."""
         meta = pod.get("metadata") or {}
         await self.engine.hop(
             self.name,
@@ -317,10 +320,12 @@ class ContainerRuntime:
             meta.get("namespace", ""),
             meta.get("name", ""),
             None,
-            f'The container runtime tells the kubelet that container "{container.name}" exited with code {code}',
+            f'The container runtime tells the kubelet that container "{container.name}" exited with code {code}'
+            + (f" ({reason})" if reason else ""),
         )
         container.finished_at = clock.now_precise()
         container.exit_code = code
+        container.reason = reason
 
     async def stop_container(self, pod: dict[str, Any], sandbox: Sandbox, container: Container) -> None:
         """Stop a container (SIGTERM, and it exits) and remove it."""

@@ -72,7 +72,7 @@ def terminated_state(container: Container) -> dict[str, Any]:
     code = container.exit_code or 0
     return {
         "exitCode": code,
-        "reason": exit_reason(code),
+        "reason": container.reason or exit_reason(code),
         "startedAt": clock.rfc3339(container.started_at) if container.started_at else None,
         "finishedAt": clock.rfc3339(container.finished_at) if container.finished_at else None,
         "containerID": container.container_id,
@@ -137,7 +137,7 @@ def arm_exits(
         delay = max(behaviour.exit_after - ran, 0.0)
         container.exit_task = engine.spawn(
             f"{runtime.name}/exit/{container.name}",
-            _exit_later(engine, runtime, pod, container, delay, behaviour.exit_code, exited),
+            _exit_later(engine, runtime, pod, container, delay, behaviour.exit_code, behaviour.reason, exited),
         )
 
 
@@ -148,6 +148,7 @@ def _exit_later(
     container: Container,
     delay: float,
     code: int,
+    reason: str,
     exited: Callable[[], None],
 ) -> Callable[[], Any]:
     async def run() -> None:
@@ -158,7 +159,7 @@ def _exit_later(
         await engine.sleep(delay, background=container.restart_count > 0, what=what)
         # The same container, not a later one of the same name (a restart replaces it).
         if container.finished_at is None and _containers_of(runtime, meta.get("uid")).get(container.name) is container:
-            await runtime.container_exited(pod, container, code)
+            await runtime.container_exited(pod, container, code, reason)
             exited()
 
     return run
