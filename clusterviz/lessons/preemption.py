@@ -51,22 +51,15 @@ PREEMPTION = Lesson(
         Step(
             "Both nodes have 2 CPUs and both are nearly full. node01 runs report-a (1 CPU) and report-b (800m) of "
             "PriorityClass batch (value 100); node02 runs cache (1 CPU, no class: priority 0) and frontend (800m, "
-            "class production, value 5000). kubectl get priorityclasses lists them beside the built-in "
-            "system-cluster-critical and system-node-critical.",
+            "class production, value 5000). checkout.yaml holds the PriorityClass urgent (value 10000) and the Pod "
+            "checkout that names it and needs 1 CPU; the Priority admission step writes spec.priority: 10000 into "
+            "the Pod. No node fits (Insufficient cpu), so the PostFilter plugin DefaultPreemption looks for Pods of "
+            "lower priority it could evict.",
             "两个节点都有 2 个 CPU，而且都快满了。node01 上运行 report-a（1 CPU）和 report-b（800m），它们的 "
             "PriorityClass 是 batch（值 100）；node02 上运行 cache（1 CPU，没有指定类，优先级 0）和 frontend（800m，"
-            "类 production，值 5000）。kubectl get priorityclasses 会列出它们，以及内置的 system-cluster-critical 和 "
-            "system-node-critical。",
-            question="checkout needs 1 CPU and neither node has it free. What will the scheduler do?",
-            question_zh="checkout 需要 1 个 CPU，但两个节点都没有这么多空闲。调度器会怎么做？",
-        ),
-        Step(
-            "Apply checkout.yaml: the PriorityClass urgent (value 10000) and the Pod checkout that names it. The "
-            "Priority admission step writes spec.priority: 10000 into the Pod. No node fits (Insufficient cpu), so "
-            "the PostFilter plugin DefaultPreemption looks for Pods of lower priority it could evict.",
-            "应用 checkout.yaml：PriorityClass urgent（值 10000）和引用它的 Pod checkout。Priority 准入步骤把 "
-            "spec.priority: 10000 写进 Pod。没有节点放得下（CPU 不足），于是 PostFilter 插件 DefaultPreemption "
-            "寻找可以驱逐的更低优先级的 Pod。",
+            "类 production，值 5000）。checkout.yaml 包含 PriorityClass urgent（值 10000）和引用它、需要 1 个 CPU 的 "
+            "Pod checkout；Priority 准入步骤把 spec.priority: 10000 写进 Pod。没有节点放得下（CPU 不足），于是 "
+            "PostFilter 插件 DefaultPreemption 寻找可以驱逐的更低优先级的 Pod。",
             Action("apply", "checkout.yaml", label="Apply checkout.yaml", label_zh="应用 checkout.yaml（kubectl apply）"),
             question="On each node, which Pods would have to go? Which node should lose less?",
             question_zh="在每个节点上，哪些 Pod 必须离开？哪个节点的损失更小？",
