@@ -35,6 +35,8 @@ WATCHED = (
     "services",
     "endpoints",
     "nodes",
+    "persistentvolumeclaims",
+    "csinodes",
 )
 
 

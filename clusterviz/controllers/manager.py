@@ -19,6 +19,7 @@ from .deployment import DeploymentController
 from .disruption import DisruptionController
 from .endpoints import EndpointsController
 from .garbage_collector import GarbageCollector
+from .horizontal import HorizontalController
 from .job import JobController
 from .namespace import NamespaceController
 from .node_lifecycle import NodeLifecycleController
@@ -63,9 +64,11 @@ INFORMERS = (
     ("endpoints", ""),
     ("namespaces", ""),
     ("poddisruptionbudgets", ""),
+    ("horizontalpodautoscalers", ""),
     ("storageclasses", ""),
     ("persistentvolumes", ""),
     ("persistentvolumeclaims", ""),
+    ("csinodes", ""),
     ("serviceaccounts", ""),
     ("configmaps", ""),
 )
@@ -108,6 +111,7 @@ class ControllerManager:
             PodGarbageCollector(self),
             NamespaceController(self),
             DisruptionController(self),
+            HorizontalController(self),
             PersistentVolumeController(self),
             Provisioner(self),
             ServiceAccountsController(self),

@@ -23,6 +23,7 @@ from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer
 from clusterviz.apimachinery.unstructured import resource_version
 
+from . import csi_node
 from .runtime import Container, ContainerRuntime, Sandbox
 from .status import is_ready, needs_status, ready_node_status
 from .worker import TERMINAL_PHASES, PodWorker
@@ -71,6 +72,7 @@ class Kubelet:
         self.alive = True
         self._watch = self.engine.spawn(f"{self.component}/pods", self.pods.run)
         self.engine.spawn(f"{self.component}/heartbeat", self._heartbeat)
+        self.engine.spawn(f"{self.component}/csinode", self._register_csi_driver)
 
     def stop(self) -> None:
         """Stop at once: the Pod watch closes; workers and the heartbeat end at their next step."""
@@ -166,6 +168,12 @@ class Kubelet:
             worker.gone(stub)
             self.workers[uid] = worker
             self.engine.spawn(f"{self.component}/pod/{sandbox.namespace}/{sandbox.name}", worker.run)
+
+    async def _register_csi_driver(self) -> None:
+        """The CSI driver registers with this kubelet, which records it in the node's CSINode."""
+        node = self.node()
+        if node is not None and self.alive:
+            await csi_node.register(self.client, node)
 
     # --- heartbeat and node status -----------------------------------------------------------
 

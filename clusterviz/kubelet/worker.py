@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from clusterviz.api import clock, errors
 from clusterviz.apimachinery.unstructured import resource_version
 
-from . import images, init_containers
+from . import claims, images, init_containers
 from .admission import admit
 from .config_refs import ConfigRefError, Resolver
 from .prober import arm_probes
@@ -204,12 +204,15 @@ class PodWorker:
         return True
 
     async def _volumes_ready(self) -> bool:
-        """Whether every ConfigMap and Secret the Pod's volumes need is there (else FailedMount, retried)."""
-        failed = await Resolver(self._fetch, self.pod).volume_error()
-        if failed is None:
-            return True
-        volume, why = failed
-        message = f'MountVolume.SetUp failed for volume "{volume}" : {why}'
+        """Whether every claim is Bound and every ConfigMap and Secret the Pod's volumes need is there
+        (else FailedMount, retried)."""
+        message = await claims.mount_error(self._fetch, self.pod)
+        if message is None:
+            failed = await Resolver(self._fetch, self.pod).volume_error()
+            if failed is None:
+                return True
+            volume, why = failed
+            message = f'MountVolume.SetUp failed for volume "{volume}" : {why}'
         await self._report_once(message, "FailedMount", message)
         self._retry = True
         return False
