@@ -8,9 +8,12 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 
 from clusterviz.api.bootstrap import create_cluster
+from clusterviz.api.client import Client
+from clusterviz.api.rbac_bootstrap import sandbox_owner_binding
 from clusterviz.lessons import BY_SLUG, Lesson, runner
 from clusterviz.store.models import Cluster
 
+from . import identity
 from .identity import forget_ownership
 from .models import Classroom, Sandbox
 
@@ -45,6 +48,9 @@ async def create_sandbox(classroom: Classroom, student: str) -> Sandbox:
     """A student's own cluster, reset to the class's preset (in step mode, as a preset leaves it)."""
     cluster = await _new_cluster(classroom.slug)
     sandbox = await Sandbox.objects.acreate(classroom=classroom, cluster=cluster, student=student)
+    # The classroom's rule for a sandbox, as RBAC states it: its student is its admin.
+    await Client(cluster.name, "kube-apiserver", simulated=False).create(
+        sandbox_owner_binding(identity.student(sandbox).username))
     forget_ownership(cluster.name)
     await runner.load(cluster.name, lesson_of(classroom.preset))
     return sandbox

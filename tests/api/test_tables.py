@@ -82,10 +82,22 @@ def test_resources_with_tables():
         "csinodes",
         "jobs",
         "cronjobs",
+        "roles",
+        "clusterroles",
+        "rolebindings",
+        "clusterrolebindings",
     }
 
 
+_ROLE_BINDING_COLUMNS = [
+    ("Name", "string", 0), ("Role", "string", 0), ("Age", "string", 0),
+    ("Users", "string", 1), ("Groups", "string", 1), ("ServiceAccounts", "string", 1),
+]
 COLUMN_SETS = {
+    "roles": [("Name", "string", 0), ("Created At", "date", 0)],
+    "clusterroles": [("Name", "string", 0), ("Created At", "date", 0)],
+    "rolebindings": _ROLE_BINDING_COLUMNS,
+    "clusterrolebindings": _ROLE_BINDING_COLUMNS,
     "persistentvolumes": [
         ("Name", "string", 0), ("Capacity", "string", 0), ("Access Modes", "string", 0),
         ("Reclaim Policy", "string", 0), ("Status", "string", 0), ("Claim", "string", 0),

@@ -1,0 +1,55 @@
+"""RBAC kinds in process: printed cells, defaults, and validation that accepts what upstream accepts."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from clusterviz.api.defaulting import apply_defaults
+from clusterviz.api.rbac_bootstrap import builtin_objects
+from clusterviz.api.tables.build import build_table
+from clusterviz.api.validation import validate
+
+NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+CREATED = "2026-01-01T00:00:00Z"
+
+
+def test_a_role_prints_its_creation_time_not_an_age():
+    table = build_table("roles", [{"metadata": {"name": "pod-reader", "creationTimestamp": CREATED}}], NOW)
+    assert table["rows"][0]["cells"] == ["pod-reader", "2026-01-01T00:00:00Z"]
+
+
+def test_a_binding_prints_its_role_and_its_subjects_by_kind():
+    binding = {
+        "metadata": {"name": "read", "namespace": "default", "creationTimestamp": CREATED},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "view"},
+        "subjects": [
+            {"kind": "User", "name": "jane"}, {"kind": "User", "name": "joe"}, {"kind": "Group", "name": "devs"},
+            {"kind": "ServiceAccount", "name": "ci", "namespace": "tools"},
+        ],
+    }
+    cells = build_table("rolebindings", [binding], NOW)["rows"][0]["cells"]
+    assert cells == ["read", "ClusterRole/view", "27h", "jane, joe", "devs", "tools/ci"]
+    empty = build_table("clusterrolebindings", [{"metadata": {"name": "none", "creationTimestamp": CREATED}}], NOW)
+    assert empty["rows"][0]["cells"] == ["none", "/", "27h", "", "", ""]
+
+
+def test_bindings_default_the_groups_of_their_role_and_subjects():
+    defaulted = apply_defaults("ClusterRoleBinding", {
+        "roleRef": {"kind": "ClusterRole", "name": "view"},
+        "subjects": [{"kind": "Group", "name": "g"}, {"kind": "ServiceAccount", "name": "s", "namespace": "n"}],
+    })
+    assert defaulted["roleRef"]["apiGroup"] == "rbac.authorization.k8s.io"
+    assert [s.get("apiGroup") for s in defaulted["subjects"]] == ["rbac.authorization.k8s.io", None]
+
+
+def test_role_names_only_have_to_fit_in_a_path():
+    role = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+            "metadata": {"name": "system:Custom_Role"}, "rules": []}
+    assert validate("ClusterRole", role) == []
+    bad = {**role, "metadata": {"name": "a/b"}}
+    assert [str(e) for e in validate("ClusterRole", bad)] == ['metadata.name: Invalid value: "a/b": may not contain \'/\'']
+
+
+def test_the_bootstrap_objects_are_valid():
+    for obj in builtin_objects():
+        assert validate(obj["kind"], apply_defaults(obj["kind"], obj)) == [], obj["metadata"]["name"]
