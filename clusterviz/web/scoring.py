@@ -32,6 +32,7 @@ from clusterviz.scheduler.plugins import node_resources_fit
 from clusterviz.web.arithmetic import default_notes, filter_lines, score_lines
 
 from .language import beside_upstream, chinese
+from .postfilter import PostFilterView, build_post_filter
 
 SKIP = "Skip"
 SUCCESS = "Success"
@@ -205,6 +206,7 @@ class Panel:
     decider: Decider | None = None
     notes: list[str] = field(default_factory=list)
     blockers: list[Blocker] = field(default_factory=list)
+    post_filter: PostFilterView | None = None
 
     @property
     def equal_scores(self) -> list[tuple[Plugin, int]]:
@@ -335,6 +337,7 @@ def build_panel(record: dict[str, Any]) -> Panel:
     panel.decider = decider
     panel.notes = _notes(feasible)
     panel.blockers = [] if feasible else _blockers(panel)
+    panel.post_filter = None if feasible else build_post_filter(record)
     panel.steps = _walkthrough(panel)
     return panel
 
@@ -454,7 +457,9 @@ def _verdict(panel: Panel) -> Step:
             panel.final_step,
             _("No node fits"),
             beside_upstream(record.get("message") or ""),
-            _("The Pod stays Pending; the scheduler tries again when a node, a label or a Pod changes."),
+            panel.post_filter.summary
+            if panel.post_filter is not None and panel.post_filter.nominated
+            else _("The Pod stays Pending; the scheduler tries again when a node, a label or a Pod changes."),
         )
     tie = panel.tie_break
     if not record.get("scoringNeeded"):
