@@ -11,11 +11,13 @@ from typing import Any
 
 from clusterviz.api import clock, errors, resources
 from clusterviz.api.component import Context
-from clusterviz.api.informer import Handler, Informer
+from clusterviz.api.informer import Handler, Informer, key_of
 
 from . import framework, preemption
 from .cycle import schedule
 from .decision import DecisionRecord
+from .nodeinfo import PodInfo
+from .plugins import RESERVE
 from .profile import (
     CONFIG_MAP_KEY,
     CONFIG_MAP_NAME,
@@ -27,6 +29,7 @@ from .profile import (
 )
 from .queue import ACTIVE, BACKOFF, SchedulingQueue
 from .snapshot import Snapshot
+from .volume_binder import VolumeBindingError, bind_pod_volumes
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,15 @@ WORKLOAD_RESOURCES = (
     # What DefaultPreemption's victim choice respects.
     ("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget"),
 )
+# What the volume plugins read (upstream's PVC, PV, StorageClass and CSINode informers),
+# each watched only if the API serves it; their changes requeue Pods as the plugins register.
+STORAGE_RESOURCES = (
+    ("", "v1", "persistentvolumeclaims", framework.EventResource.PERSISTENT_VOLUME_CLAIM),
+    ("", "v1", "persistentvolumes", framework.EventResource.PERSISTENT_VOLUME),
+    ("storage.k8s.io", "v1", "storageclasses", framework.EventResource.STORAGE_CLASS),
+    ("storage.k8s.io", "v1", "csinodes", framework.EventResource.CSI_NODE),
+)
+VOLUME_BINDING = "VolumeBinding"
 
 
 def is_ours(pod: dict[str, Any], profile_name: str) -> bool:
@@ -99,6 +111,11 @@ class Scheduler:
             for group, version, plural, kind in WORKLOAD_RESOURCES
             if resources.lookup(group, version, plural) is not None
         }
+        self.storage = {
+            plural: self._storage_informer(plural, resource)
+            for group, version, plural, resource in STORAGE_RESOURCES
+            if resources.lookup(group, version, plural) is not None
+        }
         self._wakeup: asyncio.Future[None] | None = None
         self._start_index = 0
         self.nodes.add_handler(Handler(self._node_added, self._node_updated, self._node_deleted))
@@ -128,6 +145,35 @@ class Scheduler:
                 lambda obj: self.snapshot.remove_workload(obj, kind),
             )
         )
+        return informer
+
+    def _storage_informer(self, plural: str, resource: framework.EventResource) -> Informer:
+        """An informer feeding the snapshot's claims, volumes, classes or CSINodes, and the queue their events."""
+        add, remove = {
+            "persistentvolumeclaims": (self.snapshot.add_pvc, self.snapshot.remove_pvc),
+            "persistentvolumes": (self.snapshot.add_pv, self.snapshot.remove_pv),
+            "storageclasses": (self.snapshot.add_storage_class, self.snapshot.remove_storage_class),
+            "csinodes": (self.snapshot.add_csinode, self.snapshot.remove_csinode),
+        }[plural]
+
+        def event(action: framework.ActionType) -> framework.ClusterEvent:
+            # Upstream's label: the resource and the action, as "PersistentVolumeClaimAdd".
+            return framework.ClusterEvent(resource, action, f"{resource.value}{(action.name or '').title()}")
+
+        def added(obj: dict[str, Any]) -> None:
+            add(obj)
+            self._moved(event(framework.ActionType.ADD), None, obj)
+
+        def updated(old: dict[str, Any], new: dict[str, Any]) -> None:
+            add(new)
+            self._moved(event(framework.ActionType.UPDATE), old, new)
+
+        def deleted(obj: dict[str, Any]) -> None:
+            remove(obj)
+            self._moved(event(framework.ActionType.DELETE), obj, None)
+
+        informer = Informer(self.client, plural)
+        informer.add_handler(Handler(added, updated, deleted))
         return informer
 
     # --- the profile: the kube-system/kube-scheduler ConfigMap ------------------------------
@@ -218,6 +264,7 @@ class Scheduler:
             ("configmaps", self.config_maps),
             ("namespaces", self.namespaces),
             *self.workloads.items(),
+            *self.storage.items(),
             ("nodes", self.nodes),
             ("pods", self.pods),
         )
@@ -273,9 +320,65 @@ class Scheduler:
             return
         assumed = copy.deepcopy(pod)
         assumed["spec"]["nodeName"] = record.selected
+        volumes = self._reserve_volumes(pod, record.selected)
         self.snapshot.update_pod(assumed)
+        if volumes is not None:
+            # As upstream's binding cycle, waiting for the volumes does not hold up the next Pod.
+            self.engine.spawn(
+                f"{COMPONENT}/bind-{namespace}/{name}", lambda: self._bind_volumes(pod, queued, assumed, volumes)
+            )
+            return
+        await self._bind(pod, queued, assumed)
+
+    def _reserve_volumes(self, pod: dict[str, Any], node: str) -> Any:
+        """VolumeBinding's Reserve on the chosen node: what its PreBind must write (None when nothing)."""
+        if VOLUME_BINDING not in self.profile.plugins.get(RESERVE, ()):
+            return None
+        volumes = self.profile.plugin(VOLUME_BINDING).reserve(
+            framework.CycleState(self.snapshot), PodInfo.from_pod(pod), node
+        )
+        if volumes is None or not (volumes.static_bindings or volumes.dynamic_provisions):
+            return None
+        return volumes
+
+    async def _bind_volumes(self, pod: dict[str, Any], queued: Any, assumed: dict[str, Any], volumes: Any) -> None:
+        """VolumeBinding's PreBind, then the Binding; a failure undoes the assumptions and retries the Pod."""
+        node = assumed["spec"]["nodeName"]
+        node_info = self.snapshot.get(node)
         try:
-            await self.client.bind(namespace, name, record.selected)
+            await bind_pod_volumes(
+                self.client,
+                self.engine,
+                volumes,
+                node,
+                node_info.labels if node_info is not None else {},
+                self.storage["persistentvolumeclaims"].cache,
+                self.storage["persistentvolumes"].cache,
+            )
+        except VolumeBindingError as exc:
+            # Unreserve: the informers' objects replace the assumed ones.
+            for _pvc, pv in volumes.static_bindings:
+                self._restore("persistentvolumes", pv, self.snapshot.add_pv, self.snapshot.remove_pv)
+            for pvc in volumes.dynamic_provisions:
+                self._restore("persistentvolumeclaims", pvc, self.snapshot.add_pvc, self.snapshot.remove_pvc)
+            self.snapshot.remove_pod(assumed)
+            await self._scheduler_error(pod, queued, f'running PreBind plugin "{VOLUME_BINDING}": {exc}')
+            return
+        await self._bind(pod, queued, assumed)
+
+    def _restore(self, plural: str, obj: dict[str, Any], add: Any, remove: Any) -> None:
+        current = self.storage[plural].get(key_of(obj))
+        if current is None:
+            remove(obj)
+        else:
+            add(current)
+
+    async def _bind(self, pod: dict[str, Any], queued: Any, assumed: dict[str, Any]) -> None:
+        """DefaultBinder: the Binding, then the Scheduled event (a failed Binding retries the Pod)."""
+        meta = pod["metadata"]
+        namespace, name, node = meta.get("namespace", "default"), meta["name"], assumed["spec"]["nodeName"]
+        try:
+            await self.client.bind(namespace, name, node)
         except errors.StatusError as exc:
             self.snapshot.remove_pod(assumed)
             if exc.code != 404:
@@ -284,9 +387,7 @@ class Scheduler:
                 self.queue.done(queued.key)
             return
         self.queue.done(queued.key)
-        await self.recorder.event(
-            pod, "Normal", "Scheduled", f"Successfully assigned {namespace}/{name} to {record.selected}"
-        )
+        await self.recorder.event(pod, "Normal", "Scheduled", f"Successfully assigned {namespace}/{name} to {node}")
 
     async def _preempt(self, pod: dict[str, Any], record: DecisionRecord) -> None:
         """Evict the victims the PostFilter chose and take the nomination away from lower Pods there."""
@@ -304,17 +405,7 @@ class Scheduler:
         meta = pod["metadata"]
         self.queue.add_unschedulable(queued, record.unschedulable_plugins, self.engine.now)
         await self.recorder.event(pod, "Warning", "FailedScheduling", record.message)
-        conditions = [c for c in (pod.get("status") or {}).get("conditions") or [] if c.get("type") != "PodScheduled"]
-        conditions.append(
-            {
-                "type": "PodScheduled",
-                "status": "False",
-                "reason": "Unschedulable",
-                "message": record.message,
-                "lastProbeTime": None,
-                "lastTransitionTime": _transition_time(pod),
-            }
-        )
+        conditions = _not_scheduled(pod, "Unschedulable", record.message)
         try:
             status: dict[str, Any] = {"conditions": conditions}
             if record.nominated_node is not None:
@@ -330,6 +421,40 @@ class Scheduler:
         except errors.StatusError:
             pass
         self._wake()
+
+    async def _scheduler_error(self, pod: dict[str, Any], queued: Any, message: str) -> None:
+        """A binding cycle failed: FailedScheduling, PodScheduled False for SchedulerError, the error backoff."""
+        meta = pod["metadata"]
+        self.queue.add_unschedulable(queued, (), self.engine.now)
+        await self.recorder.event(pod, "Warning", "FailedScheduling", message)
+        try:
+            await self.client.patch(
+                "pods",
+                meta["name"],
+                {"status": {"conditions": _not_scheduled(pod, "SchedulerError", message)}},
+                meta.get("namespace", "default"),
+                patch_type="merge",
+                sub="status",
+            )
+        except errors.StatusError:
+            pass
+        self._wake()
+
+
+def _not_scheduled(pod: dict[str, Any], reason: str, message: str) -> list[dict[str, Any]]:
+    """The Pod's conditions with PodScheduled False for ``reason``."""
+    conditions = [c for c in (pod.get("status") or {}).get("conditions") or [] if c.get("type") != "PodScheduled"]
+    conditions.append(
+        {
+            "type": "PodScheduled",
+            "status": "False",
+            "reason": reason,
+            "message": message,
+            "lastProbeTime": None,
+            "lastTransitionTime": _transition_time(pod),
+        }
+    )
+    return conditions
 
 
 def _transition_time(pod: dict[str, Any]) -> str:
