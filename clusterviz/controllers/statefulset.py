@@ -8,8 +8,9 @@ OrderedReady (the default) it stops at the first Pod that is not yet created,
 Running and Ready, so ``web-1`` exists only once ``web-0`` is Ready, and a
 scale-down removes one Pod at a time; Parallel does all at once. A
 RollingUpdate replaces, from the highest ordinal down to the partition, one
-Pod at a time each Pod not made from the update revision. Claims of
-volumeClaimTemplates are not made: PersistentVolumeClaims are not served.
+Pod at a time each Pod not made from the update revision. Each Pod's
+claims of the volumeClaimTemplates are made before it (statefulset_claims),
+and their ownerReferences follow the persistentVolumeClaimRetentionPolicy.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
 
 from .controller_revision import History
+from .statefulset_claims import claims_for, owner_patch, with_claim_volumes
 from .statefulset_util import (
     identity_matches,
     is_created,
@@ -49,6 +51,7 @@ from .util import (
     labels_of,
     meta,
     new_controller_ref,
+    patch_owner_refs,
     selector_of,
     spec,
     status,
@@ -77,6 +80,7 @@ class StatefulSetController:
         self.recorder = cm.ctx.recorder(COMPONENT)
         self.sets = cm.informers[PLURAL]
         self.pods = cm.informers["pods"]
+        self.claims = cm.informers["persistentvolumeclaims"]
         self.history = History(cm, self.client, owner_plural=PLURAL)
         self.written = RecentWrites()
         self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
@@ -173,24 +177,13 @@ class StatefulSetController:
             if selector.matches(labels_of(pod)) and is_member_of(sts, pod):
                 claimed.append(pod)
             else:
-                await self._patch_owner_refs(pod, [{"$patch": "delete", "uid": uid}])
+                await patch_owner_refs(self.client, "pods", pod, [{"$patch": "delete", "uid": uid}])
         for pod in self.cm.orphan_pods.get(namespace):
             if not deleting(pod) and selector.matches(labels_of(pod)) and is_member_of(sts, pod):
-                adopted = await self._patch_owner_refs(pod, [new_controller_ref(sts)])
+                adopted = await patch_owner_refs(self.client, "pods", pod, [new_controller_ref(sts)])
                 if adopted is not None:
                     claimed.append(adopted)
         return claimed
-
-    async def _patch_owner_refs(self, pod: Obj, refs: list[dict[str, Any]]) -> Obj | None:
-        body = {"metadata": {"ownerReferences": refs, "uid": meta(pod).get("uid")}}
-        try:
-            return await self.client.patch(
-                "pods", meta(pod).get("name", ""), body, meta(pod).get("namespace", ""), patch_type="strategic"
-            )
-        except errors.StatusError as exc:
-            if exc.code == 404:
-                return None
-            raise
 
     # --- updateStatefulSet ----------------------------------------------------------------------------
 
@@ -209,6 +202,8 @@ class StatefulSetController:
         condemned.sort(key=ordinal_of)
         monotonic = spec(sts).get("podManagementPolicy") != "Parallel"
         unhealthy = [p for p in [*(slots[o] for o in sorted(slots)), *condemned] if not is_healthy(p)]
+        for pod in [*slots.values(), *condemned]:
+            await self._retain_claims(sts, pod, pod in condemned)
         first_unhealthy = unhealthy[0] if unhealthy else None
         for ordinal in range(start, end):
             replica: Obj | None = slots.get(ordinal)
@@ -223,7 +218,9 @@ class StatefulSetController:
                 replica = None
             if replica is None:
                 revision = current if uses_current_revision(sts, ordinal) else update
-                slots[ordinal] = await self._create(sts, new_pod(sts, revision, ordinal))
+                pod = with_claim_volumes(sts, new_pod(sts, revision, ordinal), ordinal)
+                await self._create_claims(sts, pod, ordinal)
+                slots[ordinal] = await self._create(sts, pod)
                 if monotonic:
                     return self._standing(slots, condemned)
                 continue
@@ -283,6 +280,38 @@ class StatefulSetController:
             raise
         await self._event(sts, "Normal", "create", name, "successful")
         return created
+
+    async def _create_claims(self, sts: Obj, pod: Obj, ordinal: int) -> None:
+        """createMissingPersistentVolumeClaims: each claim of the Pod that does not exist yet, with its events."""
+        namespace = str(meta(sts).get("namespace") or "")
+        for claim in claims_for(sts, ordinal):
+            name = str(meta(claim)["name"])
+            if self.claims.get(f"{namespace}/{name}") is not None:
+                continue
+            refs = [r for r in owner_patch(sts, pod, claim, False) if "$patch" not in r]
+            if refs:
+                claim["metadata"]["ownerReferences"] = refs
+            what = f"Claim {name} Pod {meta(pod).get('name')} in StatefulSet {meta(sts).get('name')}"
+            try:
+                await self.client.create(claim, namespace)
+            except errors.StatusError as exc:
+                if exc.reason == "AlreadyExists":
+                    continue
+                failed = f"create Claim {name} for Pod {meta(pod).get('name')} in StatefulSet {meta(sts).get('name')}"
+                await self.recorder.event(sts, "Warning", "FailedCreate", f"{failed} failed error: {exc.message}")
+                raise
+            await self.recorder.event(sts, "Normal", "SuccessfulCreate", f"create {what} success")
+
+    async def _retain_claims(self, sts: Obj, pod: Obj, condemned: bool) -> None:
+        """UpdatePodClaimForRetentionPolicy: the Pod's claims owned as the retention policy says."""
+        namespace = str(meta(sts).get("namespace") or "")
+        for claim in claims_for(sts, ordinal_of(pod)):
+            current = self.claims.get(f"{namespace}/{meta(claim)['name']}")
+            if current is None or deleting(current):
+                continue
+            refs = owner_patch(sts, pod, current, condemned)
+            if refs:
+                await patch_owner_refs(self.client, "persistentvolumeclaims", current, refs)
 
     async def _delete(self, sts: Obj, pod: Obj) -> None:
         """DeleteStatefulPod, with upstream's SuccessfulDelete / FailedDelete events."""

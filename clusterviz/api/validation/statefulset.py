@@ -1,8 +1,8 @@
 """StatefulSets (apps/v1), as pkg/apis/apps/validation checks them.
 
 volumeClaimTemplates are checked as claims (a name, at least one access
-mode, a storage request) even though PersistentVolumeClaims themselves are
-not served yet: the controller gives the Pods no claims until they are.
+mode, a storage request), and the template's containers may mount them as
+the volumes the controller gives each Pod.
 """
 
 from __future__ import annotations
@@ -142,7 +142,26 @@ def _selector_and_template(spec: dict[str, Any], errs: Errors) -> None:
         # A missing selector is labels.Nothing(): no template's labels match it.
         labels = dict_or_empty(dict_or_empty(template).get("metadata")).get("labels")
         errs.append(invalid("spec.template.metadata.labels", labels, SELECTOR_MISMATCH_MSG))
-    errs.extend(_validate_template_for_controller(template, selector, "spec.template", "StatefulSet"))
+    errs.extend(_validate_template_for_controller(_with_claim_volumes(template, spec), selector, "spec.template",
+                                                  "StatefulSet"))
+
+
+def _with_claim_volumes(template: dict[str, Any] | None, spec: dict[str, Any]) -> dict[str, Any] | None:
+    """The template as its Pods get it: each claim template is a volume too, so containers may mount it."""
+    pod_spec = dict_or_empty(dict_or_empty(template).get("spec"))
+    volumes = pod_spec.get("volumes")
+    if template is None or not isinstance(volumes, (list, type(None))):
+        return template
+    present = {v.get("name") for v in volumes or [] if isinstance(v, dict)}
+    claims = [dict_or_empty(dict_or_empty(c).get("metadata")).get("name") for c in spec.get("volumeClaimTemplates") or []
+              if isinstance(c, dict)] if isinstance(spec.get("volumeClaimTemplates"), list) else []
+    extra = [{"name": n, "persistentVolumeClaim": {"claimName": n}} for n in claims
+             if isinstance(n, str) and n and n not in present]
+    if not extra:
+        return template
+    augmented = copy.deepcopy(template)
+    augmented["spec"] = {**pod_spec, "volumes": [*(volumes or []), *extra]}
+    return augmented
 
 
 def _validate_spec(spec: dict[str, Any], errs: Errors) -> None:
