@@ -86,6 +86,20 @@ def new_controller_ref(owner: Obj) -> dict[str, Any]:
     }
 
 
+async def patch_owner_refs(client: Client, plural: str, obj: Obj, refs: list[dict[str, Any]]) -> Obj | None:
+    """Adopt or release ``obj`` with the strategic merge patch of ownerReferences upstream's controllers send
+    (the uid guards against a namesake); None if it is gone."""
+    body = {"metadata": {"ownerReferences": refs, "uid": meta(obj).get("uid")}}
+    try:
+        return await client.patch(
+            plural, meta(obj).get("name", ""), body, meta(obj).get("namespace", ""), patch_type="strategic"
+        )
+    except errors.StatusError as exc:
+        if exc.code == 404:
+            return None
+        raise
+
+
 def int_field(obj: dict[str, Any], name: str, default: int = 0) -> int:
     """An integer field, ``default`` when absent (Go's zero value for omitted fields)."""
     value = obj.get(name)
