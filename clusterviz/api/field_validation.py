@@ -53,6 +53,8 @@ def check(req: ApiRequest, resource: Resource, obj: dict[str, Any], old: dict[st
         return
     if directive == "Ignore":
         return
+    # The object comes converted to the version it is stored in.
+    described = schema.for_kind(resource.group, resource.stored_as, resource.kind)
     before = set(unknown_fields(described, old)) if old is not None else set()
     problems = [f'duplicate field "{path}"' for path in duplicate_fields(req.body, req.content_type)]
     problems += [f'unknown field "{path}"' for path in unknown_fields(described, obj) if path not in before]

@@ -20,6 +20,7 @@ from .disruption import DisruptionController
 from .endpoints import EndpointsController
 from .garbage_collector import GarbageCollector
 from .horizontal import HorizontalController
+from .horizontal import HorizontalController
 from .job import JobController
 from .namespace import NamespaceController
 from .node_lifecycle import NodeLifecycleController
@@ -64,6 +65,7 @@ INFORMERS = (
     ("endpoints", ""),
     ("namespaces", ""),
     ("poddisruptionbudgets", ""),
+    ("horizontalpodautoscalers", ""),
     ("horizontalpodautoscalers", ""),
     ("storageclasses", ""),
     ("persistentvolumes", ""),
@@ -111,6 +113,7 @@ class ControllerManager:
             PodGarbageCollector(self),
             NamespaceController(self),
             DisruptionController(self),
+            HorizontalController(self),
             HorizontalController(self),
             PersistentVolumeController(self),
             Provisioner(self),
