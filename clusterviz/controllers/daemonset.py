@@ -48,6 +48,7 @@ from .util import (
     labels_of,
     meta,
     new_controller_ref,
+    patch_owner_refs,
     run_parallel,
     selecting,
     selector_of,
@@ -258,23 +259,12 @@ class DaemonSetController:
                 if selector.matches(labels_of(pod)):
                     claimed.append(pod)
                 else:
-                    await self._patch_owner_refs(pod, [{"$patch": "delete", "uid": uid}])
+                    await patch_owner_refs(self.client, "pods", pod, [{"$patch": "delete", "uid": uid}])
             elif not deleting(pod) and selector.matches(labels_of(pod)):
-                adopted = await self._patch_owner_refs(pod, [new_controller_ref(ds)])
+                adopted = await patch_owner_refs(self.client, "pods", pod, [new_controller_ref(ds)])
                 if adopted is not None:
                     claimed.append(adopted)
         return claimed
-
-    async def _patch_owner_refs(self, pod: Obj, refs: list[dict[str, Any]]) -> Obj | None:
-        body = {"metadata": {"ownerReferences": refs, "uid": meta(pod).get("uid")}}
-        try:
-            return await self.client.patch(
-                "pods", meta(pod).get("name", ""), body, meta(pod).get("namespace", ""), patch_type="strategic"
-            )
-        except errors.StatusError as exc:
-            if exc.code == 404:
-                return None
-            raise
 
     # --- manage: one Pod per node that should run one -------------------------------------------------
 

@@ -30,6 +30,7 @@ from .util import (
     labels_of,
     meta,
     new_controller_ref,
+    patch_owner_refs,
     replicas_of,
     selector_of,
     spec,
@@ -193,7 +194,7 @@ class DeploymentController:
                 if selector.matches(labels_of(rs)):
                     claimed.append(rs)
                 elif not deleting(d):
-                    await self._patch_owner_refs(rs, [{"$patch": "delete", "uid": uid}])
+                    await patch_owner_refs(self.client, "replicasets", rs, [{"$patch": "delete", "uid": uid}])
                 continue
             if deleting(d) or deleting(rs) or not selector.matches(labels_of(rs)):
                 continue
@@ -203,21 +204,10 @@ class DeploymentController:
                 )
                 can_adopt = fresh is not None and meta(fresh).get("uid") == uid and not deleting(fresh)
             if can_adopt:
-                adopted = await self._patch_owner_refs(rs, [new_controller_ref(d)])
+                adopted = await patch_owner_refs(self.client, "replicasets", rs, [new_controller_ref(d)])
                 if adopted is not None:
                     claimed.append(adopted)
         return claimed
-
-    async def _patch_owner_refs(self, rs: Obj, refs: list[dict[str, Any]]) -> Obj | None:
-        body = {"metadata": {"ownerReferences": refs, "uid": meta(rs).get("uid")}}
-        try:
-            return await self.client.patch(
-                "replicasets", meta(rs).get("name", ""), body, meta(rs).get("namespace", ""), patch_type="strategic"
-            )
-        except errors.StatusError as exc:
-            if exc.code == 404:
-                return None
-            raise
 
     async def _write_status(self, d: Obj, annotations_changed: bool = False) -> None:
         """UpdateStatus; ``d`` takes the stored object. Upstream's status update also carries the revision

@@ -40,6 +40,7 @@ from .util import (
     labels_of,
     meta,
     new_controller_ref,
+    patch_owner_refs,
     replicas_of,
     run_parallel,
     selecting,
@@ -228,14 +229,14 @@ class ReplicaSetController:
                 if selector.matches(labels_of(pod)):
                     claimed.append(pod)
                 elif not deleting(owner):
-                    await self._patch_owner_refs(pod, [{"$patch": "delete", "uid": uid}])
+                    await patch_owner_refs(self.client, "pods", pod, [{"$patch": "delete", "uid": uid}])
                 continue
             if deleting(owner) or deleting(pod) or not selector.matches(labels_of(pod)):
                 continue
             if can_adopt is None:
                 can_adopt = await self._can_adopt(owner)
             if can_adopt:
-                adopted = await self._patch_owner_refs(pod, [new_controller_ref(owner)])
+                adopted = await patch_owner_refs(self.client, "pods", pod, [new_controller_ref(owner)])
                 if adopted is not None:
                     claimed.append(adopted)
         return claimed
@@ -246,18 +247,6 @@ class ReplicaSetController:
             self.kind.plural, meta(owner).get("name", ""), meta(owner).get("namespace", "")
         )
         return fresh is not None and meta(fresh).get("uid") == meta(owner).get("uid") and not deleting(fresh)
-
-    async def _patch_owner_refs(self, pod: Obj, refs: list[dict[str, Any]]) -> Obj | None:
-        """Adopt or release a Pod with the strategic merge patch upstream sends; None if it is gone."""
-        body = {"metadata": {"ownerReferences": refs, "uid": meta(pod).get("uid")}}
-        try:
-            return await self.client.patch(
-                "pods", meta(pod).get("name", ""), body, meta(pod).get("namespace", ""), patch_type="strategic"
-            )
-        except errors.StatusError as exc:
-            if exc.code == 404:
-                return None
-            raise
 
     async def _manage_replicas(self, owner: Obj, pods: list[Obj]) -> None:
         key = key_of(owner)
