@@ -57,7 +57,6 @@ class FieldError:
         if self.value is not _NO_VALUE and self.reason not in (
             "FieldValueRequired",
             "FieldValueForbidden",
-            "FieldValueTooMany",
         ):
             parts.append(format_value(self.value))
         if self.detail:

@@ -3,9 +3,11 @@
 A sync counts the Job's Pods that finished since it last looked (succeeded,
 failed, or deleted by someone else while running), then decides:
 
-* failed Pods beyond ``backoffLimit``, or ``activeDeadlineSeconds`` passed:
-  the Job gets ``FailureTarget``, its running Pods are deleted, and once none
-  is left ``Failed`` (with the same reason) and a Warning event;
+* a failure that a ``podFailurePolicy`` FailJob rule matches, failed Pods
+  beyond ``backoffLimit`` (those the policy ignores do not count), or
+  ``activeDeadlineSeconds`` passed: the Job gets ``FailureTarget``, its running
+  Pods are deleted, and once none is left ``Failed`` (with the same reason) and
+  a Warning event;
 * enough completions (for an Indexed Job: every index succeeded):
   ``SuccessCriteriaMet``, then ``Complete``, ``completionTime`` and the
   ``Completed`` event, once no Pod runs;
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 
+from .job_failure_policy import POD_FAILURE_POLICY, judge
 from .job_util import (
     BACKOFF_LIMIT_EXCEEDED,
     COMPLETIONS_REACHED,
@@ -98,7 +101,9 @@ class JobController:
         # Per Job uid: the Pods already counted in its status (uid -> phase counted).
         self.counted: dict[str, dict[str, str]] = {}
         # Per Job uid: running Pods that others deleted, to count as failed at the next sync.
-        self.vanished: dict[str, int] = {}
+        self.vanished: dict[str, list[Obj]] = {}
+        # Per Job uid: failures its podFailurePolicy ignores (left out of status.failed, not of the back-off).
+        self.ignored: dict[str, int] = {}
         # Per Job uid: simulated time of its latest Pod failure (the back-off counts from it).
         self.last_failure: dict[str, float] = {}
         # Pods this controller deleted itself: their going is not a failure.
@@ -119,7 +124,7 @@ class JobController:
         key, uid = key_of(job), meta(job).get("uid", "")
         self.expectations.forget(key)
         self.written.forget(key)
-        for table in (self.counted, self.vanished, self.last_failure):
+        for table in (self.counted, self.vanished, self.ignored, self.last_failure):
             table.pop(uid, None)
 
     def _owner(self, pod: Obj) -> Obj | None:
@@ -152,7 +157,7 @@ class JobController:
         if not ours and pod_uid not in counted and _phase(pod) != "Succeeded" and not is_finished(job):
             # A running Pod deleted by someone else counts as a failure (podReplacementPolicy's view).
             counted[pod_uid] = "Failed"
-            self.vanished[job_uid] = self.vanished.get(job_uid, 0) + 1
+            self.vanished.setdefault(job_uid, []).append(pod)
         self.worker.add(key)
 
     # --- sync ---------------------------------------------------------------------------------
@@ -173,9 +178,16 @@ class JobController:
         new = [p for p in pods if _phase(p) in TERMINAL and meta(p).get("uid") not in counted]
         for pod in new:
             counted[meta(pod).get("uid", "")] = _phase(pod)
-        new_failures = sum(1 for p in new if _phase(p) == "Failed") + self.vanished.pop(uid, 0)
-        if new_failures:
+        failed_now = [p for p in new if _phase(p) == "Failed"] + self.vanished.pop(uid, [])
+        verdicts = [judge(job, p) for p in failed_now]
+        for pod, verdict in zip(failed_now, verdicts, strict=True):
+            if not verdict.counts:
+                counted[meta(pod).get("uid", "")] = "Ignored"
+        new_failures = sum(1 for v in verdicts if v.counts)
+        if failed_now:
             self.last_failure[uid] = self.engine.now
+            self.ignored[uid] = self.ignored.get(uid, 0) + len(failed_now) - new_failures
+        fail_job = next((v.message for v in verdicts if v.message), "")
         old = status(job)
         succeeded = int_field(old, "succeeded") + sum(1 for p in new if _phase(p) == "Succeeded")
         failed = int_field(old, "failed") + new_failures
@@ -191,7 +203,7 @@ class JobController:
         if is_indexed(job):
             counts["completedIndexes"] = format_indexes(done_indexes)
         counts["terminating"] = sum(1 for p in pods if deleting(p) and _phase(p) not in TERMINAL)
-        active = await self._decide(job, key, active, counts, conditions, done_indexes)
+        active = await self._decide(job, key, active, counts, conditions, done_indexes, fail_job)
         counts["active"] = len(active) + counts.get("created", 0)
         counts["ready"] = sum(1 for p in active if is_pod_ready(p))
         await self._write_status(job, wire_status(job, counts, conditions))
@@ -200,12 +212,18 @@ class JobController:
         """After a restart, the finished Pods the Job's status already counts (all of them, if the counts cover them)."""
         finished = {meta(p).get("uid", ""): _phase(p) for p in pods if _phase(p) in TERMINAL}
         recorded = int_field(status(job), "succeeded") + int_field(status(job), "failed")
-        return finished if finished and recorded >= len(finished) else {}
+        # Failures the podFailurePolicy ignores were never in the counts.
+        counting = sum(1 for p in pods if _phase(p) == "Succeeded" or (_phase(p) == "Failed" and judge(job, p).counts))
+        return finished if finished and recorded >= counting else {}
 
     async def _decide(
-        self, job: Obj, key: str, active: list[Obj], counts: dict[str, Any], conditions: list[Obj], done: set[int]
+        self, job: Obj, key: str, active: list[Obj], counts: dict[str, Any], conditions: list[Obj], done: set[int],
+        fail_job: str = "",
     ) -> list[Obj]:
-        """Fail, complete, suspend or manage the Job; returns the Pods that stay active."""
+        """Fail, complete, suspend or manage the Job; returns the Pods that stay active.
+
+        ``fail_job`` is the message of a podFailurePolicy FailJob rule a new failure matched.
+        """
         now = clock.now()
         start = clock.parse(str(status(job).get("startTime") or ""))
         suspended = spec(job).get("suspend") is True
@@ -218,6 +236,8 @@ class JobController:
             ),
             None,
         )
+        if failure is None and fail_job:
+            failure = (POD_FAILURE_POLICY, fail_job)
         if failure is None and (counts["failed"] > backoff_limit(job) or restarts_exceed_limit(job, active)):
             failure = BACKOFF_LIMIT_EXCEEDED
         if failure is None and isinstance(deadline, int) and start is not None and not suspended:
@@ -294,8 +314,9 @@ class JobController:
         missing = want - len(active)
         if missing <= 0:
             return active
-        wait = failure_backoff(counts["failed"]) - (
-            self.engine.now - self.last_failure.get(meta(job).get("uid", ""), -1e18)
+        uid = meta(job).get("uid", "")
+        wait = failure_backoff(counts["failed"] + self.ignored.get(uid, 0)) - (
+            self.engine.now - self.last_failure.get(uid, -1e18)
         )
         if wait > 0:
             self.worker.add_after(key, wait)

@@ -12,6 +12,7 @@ from clusterviz.apimachinery.labels import SelectorError, selector_from_label_se
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from ..defaulting import JOB_NAME_LABELS, JOB_UID_LABELS
+from .batch_policy import validate_pod_failure_policy
 from .common import (
     BAD,
     Errors,
@@ -99,9 +100,14 @@ def _validate_job_spec_fields(spec: dict[str, Any], path: str) -> Errors:
                     f"must be less than or equal to {MAX_INDEXED_COMPLETIONS} when completion mode is Indexed",
                 )
             )
+    failure_policy = spec.get("podFailurePolicy") is not None
+    if failure_policy:
+        errs.extend(validate_pod_failure_policy(spec, child(path, "podFailurePolicy")))
     replacement = get_opt_str(spec, "podReplacementPolicy", path, errs)
-    if isinstance(replacement, str) and replacement not in POD_REPLACEMENT_POLICIES:
-        errs.append(not_supported(child(path, "podReplacementPolicy"), replacement, POD_REPLACEMENT_POLICIES))
+    # With a podFailurePolicy a replacement waits until the Pod has failed, so its conditions can be matched.
+    allowed = ["Failed"] if failure_policy else POD_REPLACEMENT_POLICIES
+    if isinstance(replacement, str) and replacement not in allowed:
+        errs.append(not_supported(child(path, "podReplacementPolicy"), replacement, allowed))
     template_path = child(path, "template")
     template = as_dict(spec.get("template"), template_path, errs)
     if template is None and spec.get("template") is not None:
@@ -110,6 +116,9 @@ def _validate_job_spec_fields(spec: dict[str, Any], path: str) -> Errors:
     restart = dict_or_empty((template or {}).get("spec")).get("restartPolicy")
     if restart not in RESTART_POLICIES:
         errs.append(not_supported(child(template_path, "spec", "restartPolicy"), restart or "", RESTART_POLICIES))
+    elif failure_policy and restart != "Never":
+        errs.append(invalid(child(template_path, "spec", "restartPolicy"), restart,
+                            'only "Never" is supported when podFailurePolicy is specified'))
     return errs
 
 

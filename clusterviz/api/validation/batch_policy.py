@@ -1,0 +1,134 @@
+"""A Job's podFailurePolicy, as the API server's batch validation checks it (validatePodFailurePolicy)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from clusterviz.apimachinery.field import FieldError, duplicate, invalid, not_supported, required
+from clusterviz.apimachinery.unstructured import dict_or_empty
+
+from .common import Errors, as_dict, as_list, check_int, child, index, label_name
+
+ACTIONS: Final = ["Count", "FailIndex", "FailJob", "Ignore"]
+OPERATORS: Final = ["In", "NotIn"]
+CONDITION_STATUSES: Final = ["False", "True", "Unknown"]
+MAX_RULES: Final = 20
+MAX_EXIT_CODES: Final = 255
+MAX_CONDITION_PATTERNS: Final = 20
+
+
+def _too_many(path: str, count: int, limit: int) -> FieldError:
+    return FieldError("FieldValueTooMany", path, f"must have at most {limit} items", count)
+
+
+def _quoted(values: list[str]) -> str:
+    """Go's %q of a list of strings: ``["Count" "FailJob"]``."""
+    return "[" + " ".join(f'"{v}"' for v in values) + "]"
+
+
+def validate_pod_failure_policy(spec: dict[str, Any], path: str) -> Errors:
+    """The rules' actions, exit-code requirements and condition patterns; restartPolicy Never is checked by the caller."""
+    errs: Errors = []
+    policy = as_dict(spec.get("podFailurePolicy"), path, errs)
+    if policy is None:
+        return errs
+    rules_path = child(path, "rules")
+    rules = as_list(policy.get("rules"), rules_path, errs) or []
+    if len(rules) > MAX_RULES:
+        errs.append(_too_many(rules_path, len(rules), MAX_RULES))
+    pod_spec = dict_or_empty(dict_or_empty(spec.get("template")).get("spec"))
+    names = {
+        c.get("name")
+        for section in ("containers", "initContainers")
+        for c in pod_spec.get(section) or []
+        if isinstance(c, dict)
+    }
+    for i, rule in enumerate(rules):
+        rule_path = index(rules_path, i)
+        found = as_dict(rule, rule_path, errs)
+        if found is not None:
+            errs.extend(_validate_rule(spec, found, rule_path, names))
+    return errs
+
+
+def _validate_rule(spec: dict[str, Any], rule: dict[str, Any], path: str, names: set[Any]) -> Errors:
+    errs: Errors = []
+    action_path = child(path, "action")
+    action = rule.get("action")
+    if action in (None, ""):
+        errs.append(required(action_path, f"valid values: {_quoted(ACTIONS)}"))
+    elif action == "FailIndex":
+        if spec.get("backoffLimitPerIndex") is None:
+            errs.append(invalid(action_path, action, "requires the backoffLimitPerIndex to be set"))
+    elif action not in ACTIONS:
+        errs.append(not_supported(action_path, action, ACTIONS))
+    exit_codes = rule.get("onExitCodes")
+    conditions = rule.get("onPodConditions") or []
+    if exit_codes is not None:
+        errs.extend(_validate_exit_codes(exit_codes, child(path, "onExitCodes"), names))
+    if conditions:
+        errs.extend(_validate_conditions(conditions, child(path, "onPodConditions")))
+    if exit_codes is not None and conditions:
+        errs.append(FieldError("FieldValueInvalid", path, "specifying both OnExitCodes and OnPodConditions is not supported"))
+    if exit_codes is None and not conditions:
+        errs.append(FieldError("FieldValueInvalid", path, "specifying one of OnExitCodes and OnPodConditions is required"))
+    return errs
+
+
+def _validate_conditions(patterns: Any, path: str) -> Errors:
+    errs: Errors = []
+    found = as_list(patterns, path, errs) or []
+    if len(found) > MAX_CONDITION_PATTERNS:
+        errs.append(_too_many(path, len(found), MAX_CONDITION_PATTERNS))
+    for j, pattern in enumerate(found):
+        pattern_path = index(path, j)
+        item = as_dict(pattern, pattern_path, errs)
+        if item is None:
+            continue
+        errs.extend(label_name(str(item.get("type") or ""), child(pattern_path, "type")))
+        state = item.get("status")
+        status_path = child(pattern_path, "status")
+        if state in (None, ""):
+            errs.append(required(status_path, f"valid values: {_quoted(CONDITION_STATUSES)}"))
+        elif state not in CONDITION_STATUSES:
+            errs.append(not_supported(status_path, state, CONDITION_STATUSES))
+    return errs
+
+
+def _validate_exit_codes(requirement: Any, path: str, names: set[Any]) -> Errors:
+    errs: Errors = []
+    found = as_dict(requirement, path, errs)
+    if found is None:
+        return errs
+    operator = found.get("operator")
+    operator_path = child(path, "operator")
+    if operator in (None, ""):
+        errs.append(required(operator_path, f"valid values: {_quoted(OPERATORS)}"))
+    elif operator not in OPERATORS:
+        errs.append(not_supported(operator_path, operator, OPERATORS))
+    container = found.get("containerName")
+    if container is not None and container not in names:
+        errs.append(invalid(child(path, "containerName"), container,
+                            "must be one of the container or initContainer names in the pod template"))
+    values_path = child(path, "values")
+    values = as_list(found.get("values"), values_path, errs) or []
+    if not values:
+        errs.append(invalid(values_path, values, "at least one value is required"))
+    elif len(values) > MAX_EXIT_CODES:
+        errs.append(_too_many(values_path, len(values), MAX_EXIT_CODES))
+    seen: set[int] = set()
+    codes: list[int] = []
+    for j, value in enumerate(values):
+        value_path = index(values_path, j)
+        code = check_int(value, value_path, errs)
+        if not isinstance(code, int):
+            continue
+        if operator == "In" and code == 0:
+            errs.append(invalid(value_path, code, "must not be 0 for the In operator"))
+        if code in seen:
+            errs.append(duplicate(value_path, code))
+        seen.add(code)
+        codes.append(code)
+    if codes != sorted(codes):
+        errs.append(invalid(values_path, values, "must be ordered"))
+    return errs
