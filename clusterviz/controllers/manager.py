@@ -20,7 +20,6 @@ from .disruption import DisruptionController
 from .endpoints import EndpointsController
 from .garbage_collector import GarbageCollector
 from .horizontal import HorizontalController
-from .horizontal import HorizontalController
 from .job import JobController
 from .namespace import NamespaceController
 from .node_lifecycle import NodeLifecycleController
@@ -65,7 +64,6 @@ INFORMERS = (
     ("endpoints", ""),
     ("namespaces", ""),
     ("poddisruptionbudgets", ""),
-    ("horizontalpodautoscalers", ""),
     ("horizontalpodautoscalers", ""),
     ("storageclasses", ""),
     ("persistentvolumes", ""),
@@ -113,7 +111,6 @@ class ControllerManager:
             PodGarbageCollector(self),
             NamespaceController(self),
             DisruptionController(self),
-            HorizontalController(self),
             HorizontalController(self),
             PersistentVolumeController(self),
             Provisioner(self),
