@@ -1,0 +1,150 @@
+"""PersistentVolumes, claims and StorageClasses through the machine's real kubectl against Daphne in fast-forward.
+
+A manual volume and a claim of its class are Bound; a claim of the Immediate class ``fast`` is
+provisioned at once; one of the default class ``standard`` (WaitForFirstConsumer) waits with its
+event until a node is selected for it, then is provisioned there; a StatefulSet's volumeClaimTemplates
+make a claim per Pod; ``kubectl apply --prune`` prunes claims; and
+``kubectl describe`` prints each kind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import Kubectl
+from tests.e2e import test_control_plane as control_plane
+from tests.e2e.test_control_plane import apply, ok, poll
+
+cluster_kubectl = control_plane.cluster_kubectl  # the fixture: a fresh three-node cluster per test
+
+MANUAL = """apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: pv1
+  labels: {disk: ssd}
+spec:
+  storageClassName: manual
+  capacity: {storage: 2Gi}
+  accessModes: [ReadWriteOnce, ReadOnlyMany]
+  hostPath: {path: /mnt/data}
+"""
+
+
+def claim(name: str, storage_class: str | None = None, size: str = "1Gi") -> str:
+    class_line = f"  storageClassName: {storage_class}\n" if storage_class is not None else ""
+    return (
+        f"apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: {name}\nspec:\n{class_line}"
+        f"  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: {size}\n"
+    )
+
+
+def get(kubectl: Kubectl, *what: str) -> dict[str, Any]:
+    return json.loads(ok(kubectl("get", *what, "-o", "json")))
+
+
+def bound(kubectl: Kubectl, name: str) -> dict[str, Any]:
+    return poll(lambda: get(kubectl, "pvc", name), lambda c: c["status"].get("phase") == "Bound")
+
+
+def rows(text: str) -> list[list[str]]:
+    return [re.split(r"\s{2,}", line.strip()) for line in text.strip().splitlines()]
+
+
+def test_a_volume_and_a_claim_of_its_class_are_bound(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
+    kubectl = cluster_kubectl
+    apply(kubectl, tmp_path, MANUAL + "---\n" + claim("data", "manual"))
+    pvc = bound(kubectl, "data")
+    assert pvc["spec"]["volumeName"] == "pv1"
+    table = rows(ok(kubectl("get", "pv,pvc", "-o", "wide")))
+    pv_header, pv_row = table[0], table[1]
+    assert pv_header == ["NAME", "CAPACITY", "ACCESS MODES", "RECLAIM POLICY", "STATUS", "CLAIM", "STORAGECLASS",
+                         "VOLUMEATTRIBUTESCLASS", "REASON", "AGE", "VOLUMEMODE"]
+    assert pv_row[:8] == ["persistentvolume/pv1", "2Gi", "RWO,ROX", "Retain", "Bound", "default/data", "manual",
+                          "<unset>"]
+    assert pv_row[-1] == "Filesystem"
+    pvc_header, pvc_row = table[3], table[4]
+    assert pvc_header == ["NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES", "STORAGECLASS",
+                          "VOLUMEATTRIBUTESCLASS", "AGE", "VOLUMEMODE"]
+    assert pvc_row[:7] == ["persistentvolumeclaim/data", "Bound", "pv1", "2Gi", "RWO,ROX", "manual", "<unset>"]
+    described = ok(kubectl("describe", "pv", "pv1"))
+    for line in ("Name:            pv1", "Labels:          disk=ssd", "StorageClass:    manual", "Status:          Bound",
+                 "Claim:           default/data", "Reclaim Policy:  Retain", "Access Modes:    RWO,ROX",
+                 "VolumeMode:      Filesystem", "Capacity:        2Gi", "    Type:          HostPath (bare host directory volume)",
+                 "    Path:          /mnt/data"):
+        assert line in described, described
+    described = ok(kubectl("describe", "pvc", "data"))
+    for line in ("Name:          data", "StorageClass:  manual", "Status:        Bound", "Volume:        pv1",
+                 "Capacity:      2Gi", "Access Modes:  RWO,ROX", "VolumeMode:    Filesystem", "Used By:       <none>"):
+        assert line in described, described
+
+
+def test_the_built_in_classes_and_an_immediate_claim_provisioned_at_once(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
+    kubectl = cluster_kubectl
+    table = rows(ok(kubectl("get", "storageclasses")))
+    assert table[0] == ["NAME", "PROVISIONER", "RECLAIMPOLICY", "VOLUMEBINDINGMODE", "ALLOWVOLUMEEXPANSION", "AGE"]
+    assert [r[:5] for r in table[1:]] == [
+        ["fast", "hostpath.csi.clusterviz.io", "Delete", "Immediate", "true"],
+        ["standard (default)", "hostpath.csi.clusterviz.io", "Delete", "WaitForFirstConsumer", "false"],
+    ]
+    assert "IsDefaultClass:        Yes" in ok(kubectl("describe", "sc", "standard"))
+    apply(kubectl, tmp_path, claim("quick", "fast"))
+    pvc = bound(kubectl, "quick")
+    assert pvc["spec"]["volumeName"] == f"pvc-{pvc['metadata']['uid']}"
+    events = ok(kubectl("describe", "pvc", "quick")).split("\nEvents:", 1)[1]
+    for reason in ("ExternalProvisioning", "Provisioning", "ProvisioningSucceeded"):
+        assert reason in events, events
+    assert [n["metadata"]["name"] for n in get(kubectl, "csinodes")["items"]] == ["node01", "node02", "node03"]
+
+
+def test_a_wait_for_first_consumer_claim_waits_for_its_node(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
+    kubectl = cluster_kubectl
+    apply(kubectl, tmp_path, claim("later"))
+    pvc = get(kubectl, "pvc", "later")
+    assert (pvc["spec"]["storageClassName"], pvc["status"]["phase"]) == ("standard", "Pending")
+    poll(lambda: ok(kubectl("describe", "pvc", "later")),
+         lambda out: "waiting for first consumer to be created before binding" in out)
+    ok(kubectl("annotate", "pvc", "later", "volume.kubernetes.io/selected-node=node02"))
+    pvc = bound(kubectl, "later")
+    volume = get(kubectl, "pv", pvc["spec"]["volumeName"])
+    [term] = volume["spec"]["nodeAffinity"]["required"]["nodeSelectorTerms"]
+    assert term["matchExpressions"] == [{"key": "kubernetes.io/hostname", "operator": "In", "values": ["node02"]}]
+    assert volume["spec"]["persistentVolumeReclaimPolicy"] == "Delete"
+    ok(kubectl("delete", "pvc", "later"))
+    poll(lambda: kubectl("get", "pv", pvc["spec"]["volumeName"]).returncode, lambda rc: rc != 0)
+
+
+def test_a_stateful_sets_claim_templates_make_a_claim_per_pod(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
+    kubectl = cluster_kubectl
+    apply(kubectl, tmp_path, (
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: web\nspec:\n  serviceName: web\n  replicas: 2\n"
+        "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n"
+        "    spec:\n      containers:\n      - name: nginx\n        image: nginx:1.27\n        volumeMounts:\n"
+        "        - {name: data, mountPath: /usr/share/nginx/html}\n"
+        "  volumeClaimTemplates:\n  - metadata:\n      name: data\n    spec:\n      accessModes: [ReadWriteOnce]\n"
+        "      storageClassName: fast\n      resources:\n        requests:\n          storage: 1Gi\n"
+    ))
+    ok(kubectl("rollout", "status", "sts/web", "--timeout=90s"))
+    for name in ("data-web-0", "data-web-1"):
+        bound(kubectl, name)
+    described = ok(kubectl("describe", "pod", "web-1"))
+    assert "    Type:       PersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)" in described
+    assert "    ClaimName:  data-web-1" in described
+    assert "Used By:       web-0" in ok(kubectl("describe", "pvc", "data-web-0"))
+
+
+def test_apply_prune_removes_a_claim_left_out(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
+    kubectl = cluster_kubectl
+    allow = ("--prune-allowlist=core/v1/ConfigMap", "--prune-allowlist=core/v1/PersistentVolumeClaim",
+             "--prune-allowlist=core/v1/PersistentVolume")
+    manifest = tmp_path / "set.yaml"
+    config = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  labels: {set: demo}\n"
+    scratch = claim("scratch", "fast").replace("  name: scratch\n", "  name: scratch\n  labels: {set: demo}\n")
+    manifest.write_text(config + "---\n" + scratch)
+    assert ok(kubectl("apply", "--prune", "-l", "set=demo", *allow, "-f", str(manifest))).splitlines() == [
+        "configmap/settings created", "persistentvolumeclaim/scratch created"]
+    manifest.write_text(config)
+    assert ok(kubectl("apply", "--prune", "-l", "set=demo", *allow, "-f", str(manifest))).splitlines() == [
+        "configmap/settings unchanged", "persistentvolumeclaim/scratch pruned"]
