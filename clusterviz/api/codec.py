@@ -16,6 +16,7 @@ import clusterviz.apimachinery.protobuf_auth  # noqa: F401  (adds TokenRequest t
 import clusterviz.apimachinery.protobuf_autoscaling  # noqa: F401  (adds HorizontalPodAutoscaler v1)
 import clusterviz.apimachinery.protobuf_batch  # noqa: F401  (adds Jobs and CronJobs to the protobuf kinds)
 import clusterviz.apimachinery.protobuf_options  # noqa: F401  (adds DeleteOptions, Eviction, Scale, Binding)
+import clusterviz.apimachinery.protobuf_policy  # noqa: F401  (adds PodDisruptionBudgets and PriorityClasses)
 import clusterviz.apimachinery.protobuf_rbac  # noqa: F401  (adds Roles, ClusterRoles and their bindings)
 from clusterviz.apimachinery import protobuf
 
