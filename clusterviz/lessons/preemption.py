@@ -58,7 +58,7 @@ PREEMPTION = Lesson(
             "两个节点都有 2 个 CPU，而且都快满了。node01 上运行 report-a（1 CPU）和 report-b（800m），它们的 "
             "PriorityClass 是 batch（值 100）；node02 上运行 cache（1 CPU，没有指定类，优先级 0）和 frontend（800m，"
             "类 production，值 5000）。checkout.yaml 包含 PriorityClass urgent（值 10000）和引用它、需要 1 个 CPU 的 "
-            "Pod checkout；Priority 准入步骤把 spec.priority: 10000 写进 Pod。没有节点放得下（CPU 不足），于是 "
+            "Pod checkout；优先级准入步骤把 spec.priority: 10000 写进 Pod。没有节点放得下（CPU 不足），于是 "
             "PostFilter 插件 DefaultPreemption 寻找可以驱逐的更低优先级的 Pod。",
             Action("apply", "checkout.yaml", label="Apply checkout.yaml", label_zh="应用 checkout.yaml（kubectl apply）"),
             question="On each node, which Pods would have to go? Which node should lose less?",

@@ -1,7 +1,8 @@
 """What the presenter's cluster map draws, from API objects (pure functions, no I/O).
 
-Each node lane: its Pods as chips (status colour, IP), its Ready state and, for a node whose
-NoExecute taint is counting down, when its Pods are evicted. Each Service: the Pods its
+Each node lane: its Pods as chips (status colour, IP, whether preemption is evicting them), its
+Ready state, the Pending Pods nominated to it by preemption and, for a node whose NoExecute taint is
+counting down, when its Pods are evicted. Each Service: the Pods its
 Endpoints list, ready or not.
 """
 
@@ -48,6 +49,14 @@ def _eviction_at(node: dict[str, Any], pods: list[dict[str, Any]], eviction_time
     return clock.rfc3339(min(added) + timedelta(seconds=min(seconds)))
 
 
+def _preempted(pod: dict[str, Any]) -> bool:
+    """Is the scheduler evicting this Pod to make room for a higher-priority one?"""
+    return any(
+        c.get("type") == "DisruptionTarget" and c.get("reason") == "PreemptionByScheduler" and c.get("status") == "True"
+        for c in (pod.get("status") or {}).get("conditions") or []
+    )
+
+
 def _ips(pod: dict[str, Any]) -> str:
     return str((pod.get("status") or {}).get("podIP") or "")
 
@@ -62,9 +71,12 @@ def map_state(
     """The JSON frame of the presenter's map: nodes with their Pods, Pending Pods, Services with endpoints."""
     by_key = {(p["metadata"].get("namespace", ""), p["metadata"]["name"]): p for p in pods}
     by_node: dict[str, list[dict[str, Any]]] = {}
+    nominated: dict[str, list[str]] = {}
     for pod in pods:
         if (pod.get("spec") or {}).get("nodeName"):
             by_node.setdefault(pod["spec"]["nodeName"], []).append(pod)
+        elif (target := (pod.get("status") or {}).get("nominatedNodeName")):
+            nominated.setdefault(str(target), []).append(pod["metadata"]["name"])
     raw_nodes = {n["metadata"]["name"]: n for n in nodes}
     lanes = []
     for card in node_cards(nodes, pods):
@@ -80,8 +92,13 @@ def map_state(
                 "cpu": f"{card.cpu_requested} / {card.cpu_allocatable}",
                 "memory": f"{card.memory_requested} / {card.memory_allocatable}",
                 "evictAt": "" if card.ready else _eviction_at(raw_nodes[card.name], placed, eviction_timeout),
+                "nominated": sorted(nominated.get(card.name, [])),
                 "pods": [
-                    {**vars(c), "ip": _ips(by_key.get((c.namespace, c.name), {}))}
+                    {
+                        **vars(c),
+                        "ip": _ips(by_key.get((c.namespace, c.name), {})),
+                        "preempted": _preempted(by_key.get((c.namespace, c.name), {})),
+                    }
                     for c in card.pods
                 ],
             }

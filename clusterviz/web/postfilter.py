@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -68,7 +69,6 @@ class PostFilterView:
     decided_by: str
     candidates: list[CandidateRow]
     not_candidates: list[tuple[str, SafeString]]
-    message: SafeString
 
     @property
     def summary(self) -> str:
@@ -80,6 +80,12 @@ class PostFilterView:
             "victims": ", ".join(v.name for v in chosen.victims),
             "node": chosen.node,
         }
+
+
+def _upstream(reason: str) -> SafeString:
+    """A scheduler reason translated with upstream's English beside it; marked English when there is no translation."""
+    shown = beside_upstream(reason)
+    return format_html('<span lang="en">{}</span>', reason) if shown == reason else shown
 
 
 def _verdict(node: str, chosen: bool, decided_by: str, eliminated: str, alone: bool) -> str:
@@ -111,11 +117,10 @@ def build_post_filter(record: dict[str, Any]) -> PostFilterView | None:
                          entry.get("eliminatedBy") or "", len(raw) == 1),
             )
         )
-    others = [(n["node"], beside_upstream(n["reason"])) for n in section.get("notCandidates") or []]
+    others = [(n["node"], _upstream(n["reason"])) for n in section.get("notCandidates") or []]
     return PostFilterView(
         section.get("nominatedNode"),
         section.get("decidedBy") or "",
         rows,
         others,
-        beside_upstream(section.get("message") or ""),
     )

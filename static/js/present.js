@@ -161,6 +161,10 @@ function drawState() {
       status.textContent = node.ready ? `✓ ${text("ready")}` : `✗ ${text("notready")}`;
       status.dataset.evictAt = node.evictAt || "";
       if (node.kubeletStopped) status.textContent += ` · ${text("stopped")}`;
+      // Preemption made room here: the Pending Pods waiting for it are named on the lane.
+      const nominated = node.nominated ?? [];
+      lane.group.classList.toggle("nominated", nominated.length > 0);
+      if (nominated.length) status.textContent += ` · ${text("nominated")} ${nominated.join(", ")}`;
       status.dataset.base = status.textContent;
     }
     chipsByLane.set(lane, [...(chipsByLane.get(lane) ?? []), ...node.pods]);
@@ -177,7 +181,8 @@ function drawChips(lane, pods) {
   const shown = pods.length > room ? pods.slice(0, room - 1) : pods;
   shown.forEach((pod, i) => {
     const y = lane.chipsTop + i * (CHIP_H + 8);
-    const chip = el("g", { class: `chip ${pod.css}${pod.name === story.pod ? " followed" : ""}`, "data-pod": pod.name,
+    const marks = `${pod.name === story.pod ? " followed" : ""}${pod.preempted ? " preempted" : ""}`;
+    const chip = el("g", { class: `chip ${pod.css}${marks}`, "data-pod": pod.name,
       tabindex: 0, role: "button" }, group);
     el("title", {}, chip).textContent = `${pod.namespace}/${pod.name}: ${pod.status}${pod.ip ? ` · IP ${pod.ip}` : ""}`;
     el("rect", { x: lane.x + 12, y, width: lane.w - 24, height: CHIP_H, rx: 8 }, chip);
@@ -185,7 +190,7 @@ function drawChips(lane, pods) {
     name.textContent = pod.name;
     const status = el("text", { class: "chip-status", x: lane.x + lane.w - 24, y: y + CHIP_H / 2,
       "dominant-baseline": "central", "text-anchor": "end" }, chip);
-    status.textContent = pod.status;
+    status.textContent = pod.preempted ? `${pod.status} · ${text("preempted")}` : pod.status;
     // A long Pod name gives way to its status: the end of a generated name is what tells Pods apart.
     const room = lane.w - 60 - status.getComputedTextLength();
     let value = pod.name;
