@@ -1,4 +1,4 @@
-"""The RBAC kinds kubectl sends as protobuf (``kubectl create role``, ``create rolebinding`` ...).
+"""The RBAC kinds kubectl sends as protobuf (``kubectl create role``, ``create rolebinding`` ...), and its rules review.
 
 Field numbers of k8s.io/api/rbac/v1/generated.proto; JSON presence as the Go
 types' tags say (a role reference and a subject's kind and name are always written).
@@ -42,3 +42,8 @@ _KINDS[(_API_VERSION, "ClusterRole")] = _Message(
 )
 _KINDS[(_API_VERSION, "RoleBinding")] = _BINDING
 _KINDS[(_API_VERSION, "ClusterRoleBinding")] = _BINDING
+
+# The rules review ``kubectl auth can-i --list`` sends: the namespace it asks about.
+_KINDS[("authorization.k8s.io/v1", "SelfSubjectRulesReview")] = _Message(
+    _f(1, "metadata", _OBJECT_META), _f(2, "spec", _Message(_f(1, "namespace", "string")))
+)

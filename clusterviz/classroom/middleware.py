@@ -17,7 +17,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from clusterviz.api import errors
+from clusterviz.api import authorizer, errors
 from clusterviz.api.outage import OUTAGES
 from clusterviz.api.server import error_response
 from clusterviz.api.views import to_http
@@ -35,6 +35,7 @@ API_PREFIXES = ("api", "apis", "version", "openapi", "healthz", "livez", "readyz
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
 SELF_REVIEWS = (
     "apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+    "apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
     "apis/authentication.k8s.io/v1/selfsubjectreviews",
 )
 VERBS = {"POST": "create", "PUT": "update", "PATCH": "patch", "DELETE": "delete"}
@@ -56,6 +57,30 @@ def describe_request(method: str, path: str, query: dict[str, str]) -> tuple[str
     else:
         verb = VERBS.get(method, method.lower())
     return verb, resource, group, namespace
+
+
+def request_attributes(method: str, path: str, query: dict[str, str]) -> authorizer.Attributes:
+    """The request as the RBAC authorizer sees it: describe_request's verb, resource, group and namespace, with
+    the object's name and subresource; a write to the whole collection is ``deletecollection``."""
+    verb, resource, group, namespace = describe_request(method, path, query)
+    parts = [p for p in path.split("/") if p]
+    if parts[:1] not in (["api"], ["apis"]):
+        return authorizer.Attributes(verb=method.lower(), path="/" + "/".join(parts))
+    rest = parts[2:] if parts[0] == "api" else parts[3:]
+    if len(rest) >= 3 and rest[0] == "namespaces":
+        rest = rest[2:]
+    name, subresource = (rest[1] if len(rest) > 1 else ""), (rest[2] if len(rest) > 2 else "")
+    if verb == "delete" and not name:
+        verb = "deletecollection"
+    return authorizer.Attributes(verb, resource, group, namespace, name, subresource)
+
+
+async def rbac_allows(cluster: str, identity: Identity, attrs: authorizer.Attributes) -> bool:
+    """Whether the cluster's own Roles and bindings allow what the classroom's rules did not."""
+    try:
+        return await authorizer.authorize(cluster, identity.username, groups_of(identity), attrs) is not None
+    except errors.StatusError:
+        return False  # no such cluster: nothing is bound in it
 
 
 def is_discovery(rest: str) -> bool:
@@ -132,12 +157,15 @@ class ClusterAccessMiddleware(AsyncMiddleware):
                 )
             granted = permission(identity, cluster, owner, classroom_mode())
             request.clusterviz_access = (identity.username, groups_of(identity), granted)  # type: ignore[attr-defined]
-            if not allows(granted, wanted) and not (is_api and (is_self_review(rest) or wanted == READ and is_discovery(rest))):
+            exempt = is_api and (is_self_review(rest) or wanted == READ and is_discovery(rest))
+            query = request.GET.dict()
+            if not allows(granted, wanted) and not exempt and not (
+                is_api and await rbac_allows(cluster, identity, request_attributes(request.method or "GET", rest, query))
+            ):
                 if not is_api:
                     return page_refusal(
                         request, f'User "{identity.username}" may not {wanted} cluster "{cluster}".', 403
                     )
-                query = request.GET.dict()
                 message = forbidden_message(identity, *describe_request(request.method or "GET", rest, query))
                 return status(403, "Forbidden", message)
         if wanted == WRITE:

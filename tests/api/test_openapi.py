@@ -174,6 +174,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "PodMetrics": {"window": "30s", "containers": [{"name": "c", "usage": {"cpu": "1m", "memory": "1Ki"}}]},
     "SelfSubjectAccessReview": {"spec": {"resourceAttributes": {"verb": "get", "resource": "pods"}}},
     "SelfSubjectReview": {},
+    "SelfSubjectRulesReview": {"spec": {"namespace": "default"}},
     "Role": {"rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]},
     "ClusterRole": {"aggregationRule": {"clusterRoleSelectors": [SELECTOR]}, "rules": []},
     "RoleBinding": {"roleRef": {"kind": "Role", "name": "r"}, "subjects": [{"kind": "User", "name": "u"}]},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import BOOL, STRING, STRINGS, define, kind, ref
+from .model import BOOL, STRING, STRINGS, array, define, kind, ref
 
 _AUTHZ = "io.k8s.api.authorization.v1."
 _AUTHN = "io.k8s.api.authentication.v1."
@@ -43,3 +43,25 @@ define(_AUTHN + "UserInfo", "A user the server authenticated.", {
     "uid": (STRING, "A unique identifier of the user."),
     "groups": (STRINGS, "The groups the user belongs to."),
 })
+kind("authorization.k8s.io", "v1", "SelfSubjectRulesReview", _AUTHZ + "SelfSubjectRulesReview",
+     "Asks what the caller may do in a namespace; the answer comes back in status.",
+     _AUTHZ + "SelfSubjectRulesReviewSpec", _AUTHZ + "SubjectRulesReviewStatus")
+define(_AUTHZ + "SelfSubjectRulesReviewSpec", "Where the caller asks about.", {
+    "namespace": (STRING, "The namespace to list the rules of."),
+})
+define(_AUTHZ + "SubjectRulesReviewStatus", "The answer: what the caller may do, as rules.", {
+    "resourceRules": (array(ref(_AUTHZ + "ResourceRule")), "The verbs allowed on resources."),
+    "nonResourceRules": (array(ref(_AUTHZ + "NonResourceRule")), "The verbs allowed on non-resource paths."),
+    "incomplete": (BOOL, "Whether the list may miss rules (an authorizer that cannot list them)."),
+    "evaluationError": (STRING, "What went wrong while listing, if anything."),
+}, required=("resourceRules", "nonResourceRules", "incomplete"))
+define(_AUTHZ + "ResourceRule", "Verbs allowed on resources.", {
+    "verbs": (STRINGS, 'The verbs; "*" for all of them.'),
+    "apiGroups": (STRINGS, 'The API groups; "*" for all of them.'),
+    "resources": (STRINGS, 'The resources; "*" for all of them.'),
+    "resourceNames": (STRINGS, "The objects' names; empty for all of them."),
+}, required=("verbs",))
+define(_AUTHZ + "NonResourceRule", "Verbs allowed on non-resource paths.", {
+    "verbs": (STRINGS, 'The HTTP verbs, in lower case; "*" for all of them.'),
+    "nonResourceURLs": (STRINGS, "The paths (a trailing * matches any suffix)."),
+}, required=("verbs",))
