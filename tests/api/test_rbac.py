@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from clusterviz.api.authorizer import Attributes, rule_allows
 from clusterviz.api.defaulting import apply_defaults
 from clusterviz.api.rbac_bootstrap import builtin_objects
 from clusterviz.api.tables.build import build_table
@@ -53,3 +54,23 @@ def test_role_names_only_have_to_fit_in_a_path():
 def test_the_bootstrap_objects_are_valid():
     for obj in builtin_objects():
         assert validate(obj["kind"], apply_defaults(obj["kind"], obj)) == [], obj["metadata"]["name"]
+
+
+def test_rules_match_as_upstreams_authorizer():
+    pods = {"apiGroups": [""], "resources": ["pods", "pods/log"], "verbs": ["get", "list"]}
+    assert rule_allows(pods, Attributes("get", "pods", "", "default", "web"))
+    assert rule_allows(pods, Attributes("get", "pods", "", "default", "web", "log"))
+    assert not rule_allows(pods, Attributes("get", "pods", "", "default", "web", "exec"))
+    assert not rule_allows(pods, Attributes("delete", "pods", "", "default", "web"))
+    assert not rule_allows(pods, Attributes("get", "deployments", "apps", "default"))
+    any_status = {"apiGroups": ["*"], "resources": ["*/status"], "verbs": ["*"]}
+    assert rule_allows(any_status, Attributes("patch", "deployments", "apps", "", "web", "status"))
+    assert not rule_allows(any_status, Attributes("patch", "deployments", "apps", "", "web"))
+    named = {"apiGroups": [""], "resources": ["configmaps"], "resourceNames": ["settings"], "verbs": ["get"]}
+    assert rule_allows(named, Attributes("get", "configmaps", "", "default", "settings"))
+    assert not rule_allows(named, Attributes("get", "configmaps", "", "default", "other"))
+    urls = {"nonResourceURLs": ["/healthz", "/apis/*"], "verbs": ["get"]}
+    assert rule_allows(urls, Attributes("get", path="/apis/apps/v1"))
+    assert rule_allows(urls, Attributes("get", path="/healthz"))
+    assert not rule_allows(urls, Attributes("get", path="/metrics"))
+    assert not rule_allows(urls, Attributes("get", "pods"))
