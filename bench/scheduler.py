@@ -3,7 +3,11 @@
 Run: .venv/bin/python bench/scheduler.py [--budget 60] [--large] [--profile]
 Each size runs three ways: plain Pods; Pods with upstream's common affinity
 rules; and default spreading on (every Pod owned by a ReplicaSet its app's
-Service selects, so PodTopologySpread's system-default constraints score). Each case schedules Pods one after the other over a Snapshot (no API, no event
+Service selects, so PodTopologySpread's system-default constraints score); and
+preemption (every node full of priority-0 Pods of 8 CPUs, each new Pod of priority
+1000 asks for 4: every other one preempts a filler, which the bench then removes
+before the Pod's second attempt places it, as the running scheduler does once the
+victim is gone). Each case schedules Pods one after the other over a Snapshot (no API, no event
 loop), keeps every Pod's decision record in memory, and assumes the Pod onto the
 chosen node before the next one, as the running scheduler does. Cases run in a
 child process each so that the peak RSS printed is the case's own; a case stops
@@ -37,7 +41,10 @@ ZONES = ("zone-a", "zone-b", "zone-c")
 APPS = 20
 IMAGES = ("nginx:1.27", "redis:7.4", "postgres:17", "busybox:1.37", "python:3.13")
 CASES = ((1_000, 100), (10_000, 1_000))
-MODES = ("no", "affinity", "spread")
+MODES = ("no", "affinity", "spread", "preempt")
+# The preempt case: fillers per node, each of FILLER_CPU of the node's 64.
+FILLERS_PER_NODE = 8
+FILLER_CPU = 8
 LARGE_CASES = ((10_000, 5_000),)
 
 
@@ -120,14 +127,38 @@ def pod(i: int, mode: str) -> dict[str, Any]:
         "uid": f"uid-{i}",
         "labels": {"app": app},
     }
+    if mode == "preempt":
+        spec["priority"] = 1000
+        spec["containers"][0]["resources"]["requests"]["cpu"] = "4"
     if mode == "spread":
         metadata["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": app, "controller": True}]
     return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec, "status": {"phase": "Pending"}}
 
 
+def fillers(nodes: int) -> list[dict[str, Any]]:
+    """Priority-0 Pods that fill every node's CPU: what the preempt case's Pods must evict."""
+    out = []
+    for i in range(nodes):
+        for k in range(FILLERS_PER_NODE):
+            out.append({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": f"filler{i:05d}-{k}", "namespace": "default", "uid": f"filler-{i}-{k}",
+                             "labels": {"app": "filler"}},
+                "spec": {"nodeName": f"node{i:05d}", "priority": 0,
+                         "containers": [{"name": "c", "image": IMAGES[0],
+                                         "resources": {"requests": {"cpu": str(FILLER_CPU), "memory": "1Gi"}}}]},
+                "status": {"phase": "Running", "startTime": f"2026-01-01T00:{k:02d}:00Z"},
+            })  # fmt: skip
+    return out
+
+
 def run_case(pods: int, nodes: int, mode: str, budget: float, profile_top: int) -> dict[str, Any]:
     """Schedule up to ``pods`` Pods on ``nodes`` nodes within ``budget`` seconds; return the figures."""
-    snapshot = Snapshot.from_objects((node(i) for i in range(nodes)), workloads=workloads() if mode == "spread" else ())
+    snapshot = Snapshot.from_objects(
+        (node(i) for i in range(nodes)),
+        fillers(nodes) if mode == "preempt" else (),
+        workloads=workloads() if mode == "spread" else (),
+    )
     profile = default_profile()
     rng = random.Random(1)
     to_schedule = [pod(i, mode) for i in range(pods)]
@@ -138,10 +169,20 @@ def run_case(pods: int, nodes: int, mode: str, budget: float, profile_top: int) 
     started = time.perf_counter()
     if profiler:
         profiler.enable()
+    preemptions = 0
     for obj in to_schedule:
         record = schedule(obj, snapshot, profile, rng, start_index=start_index)
         start_index = record.next_start_index
         records.append(record)  # the bench's point: a record kept for every Pod
+        if record.nominated_node is not None:
+            # The victims leave; the Pod's next attempt finds the room.
+            preemptions += 1
+            for victim in record.victims:
+                snapshot.remove_pod(victim)
+            digest.update(f"{obj['metadata']['name']}!{record.nominated_node}:{','.join(record.victims)}\n".encode())
+            record = schedule(obj, snapshot, profile, rng, start_index=start_index)
+            start_index = record.next_start_index
+            records[-1] = record
         totals = ",".join(f"{name}={total}" for name, total in record.totals().items())
         digest.update(f"{obj['metadata']['name']}>{record.selected}|{totals}\n".encode())
         if record.selected is not None:
@@ -160,6 +201,7 @@ def run_case(pods: int, nodes: int, mode: str, budget: float, profile_top: int) 
         "mode": mode,
         "attempted": len(records),
         "scheduled": scheduled,
+        "preemptions": preemptions,
         "seconds": round(elapsed, 2),
         "pods_per_second": round(len(records) / elapsed, 1),
         "complete": len(records) == pods,
@@ -181,7 +223,7 @@ def main() -> None:
         pods, nodes, mode = args.case.split(",")
         print(json.dumps(run_case(int(pods), int(nodes), mode, args.budget, args.profile)))
         return
-    header = f"{'pods':>6} {'nodes':>6} {'rules':>8} {'done':>11} {'s':>7} {'pods/s':>8} {'peak MiB':>9}  digest"
+    header = f"{'pods':>6} {'nodes':>6} {'rules':>8} {'done':>11} {'s':>7} {'pods/s':>8} {'peak MiB':>9} {'preempts':>8}  digest"
     print(header)
     for pods, nodes in CASES + (LARGE_CASES if args.large else ()):
         for mode in args.modes.split(","):
@@ -191,7 +233,7 @@ def main() -> None:
             done = f"{result['attempted']}/{pods}"
             print(
                 f"{pods:>6} {nodes:>6} {mode:>8} {done:>11} {result['seconds']:>7} "
-                f"{result['pods_per_second']:>8} {result['peak_rss_mib']:>9}  {result['digest']}",
+                f"{result['pods_per_second']:>8} {result['peak_rss_mib']:>9} {result['preemptions']:>8}  {result['digest']}",
                 flush=True,
             )
 
