@@ -8,7 +8,8 @@ failed, or deleted by someone else while running), then decides:
   ``activeDeadlineSeconds`` passed: the Job gets ``FailureTarget``, its running
   Pods are deleted, and once none is left ``Failed`` (with the same reason) and
   a Warning event;
-* enough completions (for an Indexed Job: every index succeeded):
+* enough completions (for an Indexed Job: every index succeeded, or a rule of
+  its ``successPolicy`` holds, which ends the Pods still running):
   ``SuccessCriteriaMet``, then ``Complete``, ``completionTime`` and the
   ``Completed`` event, once no Pod runs;
 * ``suspend``: its Pods are deleted and ``Suspended`` is set (cleared on resume,
@@ -52,6 +53,7 @@ from .job_util import (
     parse_indexes,
     restarts_exceed_limit,
     set_condition,
+    success_policy_match,
     wire_status,
 )
 from .pod_control import Expectations, PodControl, pods_to_delete
@@ -259,11 +261,12 @@ class JobController:
             if stopped and set_condition(conditions, "Failed", "True", *failure):
                 await self.recorder.event(job, "Warning", failure[0], failure[1])
             return active
-        if self._complete(job, counts, active, done):
-            set_condition(conditions, "SuccessCriteriaMet", "True", *COMPLETIONS_REACHED)
+        reached = self._complete(job, counts, active, done)
+        if reached is not None:
+            set_condition(conditions, "SuccessCriteriaMet", "True", *reached)
             stopped = not active and not counts["terminating"]
             active = await self._delete_pods(job, key, active)
-            if stopped and set_condition(conditions, "Complete", "True", *COMPLETIONS_REACHED):
+            if stopped and set_condition(conditions, "Complete", "True", *reached):
                 counts["completionTime"] = clock.rfc3339(now)
                 await self.recorder.event(job, "Normal", "Completed", "Job completed")
             return active
@@ -285,13 +288,17 @@ class JobController:
         self.expectations.forget(key)
         return await self._manage(job, key, active, counts, done)
 
-    def _complete(self, job: Obj, counts: dict[str, Any], active: list[Obj], done: set[int]) -> bool:
+    def _complete(self, job: Obj, counts: dict[str, Any], active: list[Obj], done: set[int]) -> tuple[str, str] | None:
+        """The reason and message the Job succeeds with (a successPolicy rule, or its completions), else None."""
         completions = completions_of(job)
         if is_indexed(job):
-            return len(done) >= (completions or 0)
+            matched = success_policy_match(job, done)
+            if matched is not None:
+                return matched
+            return COMPLETIONS_REACHED if len(done) >= (completions or 0) else None
         if completions is None:
-            return counts["succeeded"] > 0 and not active
-        return counts["succeeded"] >= completions
+            return COMPLETIONS_REACHED if counts["succeeded"] > 0 and not active else None
+        return COMPLETIONS_REACHED if counts["succeeded"] >= completions else None
 
     async def _manage(self, job: Obj, key: str, active: list[Obj], counts: dict[str, Any], done: set[int]) -> list[Obj]:
         """manageJob: create or delete Pods so that as many run as the Job wants now."""

@@ -18,6 +18,8 @@ COMPLETION_INDEX_ENV: Final = "JOB_COMPLETION_INDEX"
 BACKOFF_LIMIT_EXCEEDED: Final = ("BackoffLimitExceeded", "Job has reached the specified backoff limit")
 DEADLINE_EXCEEDED: Final = ("DeadlineExceeded", "Job was active longer than specified deadline")
 COMPLETIONS_REACHED: Final = ("CompletionsReached", "Reached expected number of succeeded pods")
+# The reason of SuccessCriteriaMet and Complete when a successPolicy rule matched.
+SUCCESS_POLICY: Final = "SuccessPolicy"
 SUSPENDED: Final = ("JobSuspended", "Job suspended")
 RESUMED: Final = ("JobResumed", "Job resumed")
 # Pod failures delay the next Pod: 10 s, doubling, at most 10 minutes (DefaultJobPodFailureBackOff).
@@ -105,7 +107,8 @@ def parse_indexes(text: Any) -> set[int]:
 
 
 def format_indexes(indexes: set[int]) -> str:
-    """A set of indexes as ``status.completedIndexes`` writes it: sorted, runs joined with a dash."""
+    """A set of indexes as ``status.completedIndexes`` writes it: sorted, runs of three or more joined with a dash
+    (``0,1,3-5``: two neighbours are listed apart, as upstream's orderedIntervals prints them)."""
     parts: list[str] = []
     ordered = sorted(indexes)
     start = 0
@@ -113,9 +116,38 @@ def format_indexes(indexes: set[int]) -> str:
         end = start
         while end + 1 < len(ordered) and ordered[end + 1] == ordered[end] + 1:
             end += 1
-        parts.append(str(ordered[start]) if start == end else f"{ordered[start]}-{ordered[end]}")
+        if start == end:
+            parts.append(str(ordered[start]))
+        else:
+            parts.append(f"{ordered[start]}{',' if end == start + 1 else '-'}{ordered[end]}")
         start = end + 1
     return ",".join(parts)
+
+
+def success_policy_match(job: Obj, done: set[int]) -> tuple[str, str] | None:
+    """matchSuccessPolicy: (reason, message) of the first rule the succeeded indexes satisfy, else None.
+
+    A rule with indexes holds when all of them succeeded, or ``succeededCount`` of them did; a rule with
+    only a count holds when that many indexes succeeded.
+    """
+    policy = spec(job).get("successPolicy")
+    if not isinstance(policy, dict) or not done:
+        return None
+    completions = completions_of(job) or 0
+    for number, rule in enumerate(policy.get("rules") or []):
+        if not isinstance(rule, dict):
+            continue
+        count = rule.get("succeededCount")
+        if rule.get("succeededIndexes") is not None:
+            wanted = {i for i in parse_indexes(rule["succeededIndexes"]) if i < completions}
+            if not wanted:
+                continue  # a malformed rule matches nothing
+            met = len(wanted & done)
+            if met == len(wanted) or (isinstance(count, int) and met >= count):
+                return SUCCESS_POLICY, f"Matched rules at index {number}"
+        elif isinstance(count, int) and len(done) >= count:
+            return SUCCESS_POLICY, f"Matched rules at index {number}"
+    return None
 
 
 def failure_backoff(failures: int) -> float:

@@ -12,7 +12,7 @@ from clusterviz.apimachinery.labels import SelectorError, selector_from_label_se
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from ..defaulting import JOB_NAME_LABELS, JOB_UID_LABELS
-from .batch_policy import validate_pod_failure_policy
+from .batch_policy import validate_pod_failure_policy, validate_success_policy
 from .common import (
     BAD,
     Errors,
@@ -103,6 +103,8 @@ def _validate_job_spec_fields(spec: dict[str, Any], path: str) -> Errors:
     failure_policy = spec.get("podFailurePolicy") is not None
     if failure_policy:
         errs.extend(validate_pod_failure_policy(spec, child(path, "podFailurePolicy")))
+    if spec.get("successPolicy") is not None:
+        errs.extend(validate_success_policy(spec, child(path, "successPolicy")))
     replacement = get_opt_str(spec, "podReplacementPolicy", path, errs)
     # With a podFailurePolicy a replacement waits until the Pod has failed, so its conditions can be matched.
     allowed = ["Failed"] if failure_policy else POD_REPLACEMENT_POLICIES

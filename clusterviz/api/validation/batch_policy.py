@@ -1,4 +1,4 @@
-"""A Job's podFailurePolicy, as the API server's batch validation checks it (validatePodFailurePolicy)."""
+"""A Job's podFailurePolicy and successPolicy, as the API server's batch validation checks them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any, Final
 from clusterviz.apimachinery.field import FieldError, duplicate, invalid, not_supported, required
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
-from .common import Errors, as_dict, as_list, check_int, child, index, label_name
+from .common import Errors, as_dict, as_list, check_int, child, index, label_name, nonnegative
 
 ACTIONS: Final = ["Count", "FailIndex", "FailJob", "Ignore"]
 OPERATORS: Final = ["In", "NotIn"]
@@ -15,6 +15,8 @@ CONDITION_STATUSES: Final = ["False", "True", "Unknown"]
 MAX_RULES: Final = 20
 MAX_EXIT_CODES: Final = 255
 MAX_CONDITION_PATTERNS: Final = 20
+MAX_SUCCESS_RULES: Final = 20
+MAX_SUCCEEDED_INDEXES: Final = 64 * 1024
 
 
 def _too_many(path: str, count: int, limit: int) -> FieldError:
@@ -131,4 +133,87 @@ def _validate_exit_codes(requirement: Any, path: str, names: set[Any]) -> Errors
         codes.append(code)
     if codes != sorted(codes):
         errs.append(invalid(values_path, values, "must be ordered"))
+    return errs
+
+
+def index_intervals(text: str, completions: int) -> tuple[int, str]:
+    """validateIndexesFormat: how many indexes ``1,3-5`` names, or the reason it is malformed (count 0)."""
+    if not text:
+        return 0, ""
+    last: int | None = None
+    total = 0
+    for interval in text.split(","):
+        limits = interval.split("-")
+        if len(limits) > 2:
+            return 0, (f'the fragment "{interval}" violates the requirement that an index interval can have at most '
+                       "two parts separated by '-'")
+        bounds: list[int] = []
+        for limit in limits:
+            try:
+                value = int(limit)
+            except ValueError:
+                return 0, f'cannot convert string to integer for index: "{limit}"'
+            if value >= completions:
+                return 0, f'too large index: "{limit}"'
+            bounds.append(value)
+        low, high = bounds[0], bounds[-1]
+        if len(bounds) == 2 and low >= high:
+            return 0, f"non-increasing order, previous: {low}, current: {high}"
+        if last is not None and last >= low:
+            return 0, f"non-increasing order, previous: {last}, current: {low}"
+        total += high - low + 1
+        last = high
+    return total, ""
+
+
+def validate_success_policy(spec: dict[str, Any], path: str) -> Errors:
+    """validateSuccessPolicy: only for Indexed Jobs; each rule names indexes, a count, or both, within completions."""
+    errs: Errors = []
+    policy = as_dict(spec.get("successPolicy"), path, errs)
+    if policy is None:
+        return errs
+    if spec.get("completionMode") != "Indexed":
+        return [invalid(path, policy, "requires indexed completion mode")]
+    completions = spec.get("completions")
+    if not isinstance(completions, int):
+        completions = 0  # already refused: an Indexed Job needs its completions
+    rules_path = child(path, "rules")
+    rules = as_list(policy.get("rules"), rules_path, errs) or []
+    if not rules:
+        errs.append(required(rules_path, "at least one rules must be specified when the successPolicy is specified"))
+    if len(rules) > MAX_SUCCESS_RULES:
+        errs.append(_too_many(rules_path, len(rules), MAX_SUCCESS_RULES))
+    for i, rule in enumerate(rules):
+        rule_path = index(rules_path, i)
+        found = as_dict(rule, rule_path, errs)
+        if found is not None:
+            errs.extend(_validate_success_rule(found, rule_path, completions))
+    return errs
+
+
+def _validate_success_rule(rule: dict[str, Any], path: str, completions: int) -> Errors:
+    errs: Errors = []
+    indexes, count = rule.get("succeededIndexes"), rule.get("succeededCount")
+    if indexes is None and count is None:
+        errs.append(required(path, "at least one of succeededCount or succeededIndexes must be specified"))
+    total = 0
+    if indexes is not None:
+        indexes_path = child(path, "succeededIndexes")
+        text = str(indexes)
+        if len(text) > MAX_SUCCEEDED_INDEXES:
+            errs.append(FieldError("FieldValueTooLong", indexes_path, f"must have at most {MAX_SUCCEEDED_INDEXES} bytes"))
+        total, problem = index_intervals(text, completions)
+        if problem:
+            errs.append(invalid(indexes_path, text, f"error parsing succeededIndexes: {problem}"))
+    if count is not None:
+        count_path = child(path, "succeededCount")
+        checked = check_int(count, count_path, errs)
+        if isinstance(checked, int):
+            errs.extend(nonnegative(checked, count_path))
+            if checked > completions:
+                errs.append(invalid(count_path, checked,
+                                    f"must be less than or equal to {completions} (the number of specified completions)"))
+            if indexes is not None and checked > total:
+                errs.append(invalid(count_path, checked, f"must be less than or equal to {total} (the number of indexes "
+                                                         "in the specified succeededIndexes field)"))
     return errs
