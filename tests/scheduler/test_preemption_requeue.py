@@ -1,0 +1,30 @@
+"""After a preemption the preemptor waits until its victim is gone: the victim's deletion, not its graceful
+termination starting, brings it back (through NodeResourcesFit's hint, as upstream's DefaultPreemption leaves it)."""
+
+from __future__ import annotations
+
+import copy
+
+from clusterviz.scheduler.framework import ASSIGNED_POD_DELETE, pod_update_events
+from clusterviz.scheduler.profile import default_profile
+from clusterviz.scheduler.queue import SchedulingQueue
+from tests.scheduler.helpers import make_pod
+
+
+def test_the_preemptor_is_requeued_when_its_victim_is_deleted():
+    queue = SchedulingQueue.for_profile(default_profile())
+    preemptor = make_pod("urgent", cpu="2", priority=1000)
+    preemptor["status"]["nominatedNodeName"] = "n1"
+    queue.add(preemptor, 0)
+    info = queue.pop(0)
+    assert info is not None
+    queue.add_unschedulable(info, {"NodeResourcesFit"}, 0)
+
+    victim = make_pod("cache", cpu="2", node="n1")
+    terminating = copy.deepcopy(victim)
+    terminating["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    terminating["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True",
+                                            "reason": "PreemptionByScheduler"}]
+    for event in pod_update_events(victim, terminating):
+        assert queue.move_all_on_event(event, 0.5, victim, terminating) == []
+    assert queue.move_all_on_event(ASSIGNED_POD_DELETE, 1, terminating, None) == ["default/urgent"]
