@@ -22,6 +22,7 @@ from .yaml_form import Outcome, run
 # ControllerRevisions, Endpoints, Events, Leases) is left out because the cluster recreates it.
 EXPORTED = (
     "namespaces",
+    "priorityclasses",
     "nodes",
     "configmaps",
     "services",
@@ -75,6 +76,8 @@ def _keep(plural: str, obj: dict[str, Any]) -> bool:
     meta = obj.get("metadata") or {}
     if plural == "namespaces":
         return meta.get("name") not in SYSTEM_NAMESPACES
+    if plural == "priorityclasses":
+        return not str(meta.get("name") or "").startswith("system-")
     if plural in ("pods", "replicasets") and meta.get("ownerReferences"):
         return False
     if plural == "services" and meta.get("name") == "kubernetes" and meta.get("namespace") == "default":
