@@ -151,15 +151,21 @@ def _one_reason(reason: str) -> str:
 
 
 def _reason_list(text: str) -> str:
-    """Reasons joined with ", " (counted or not), as a Status message or a FitError body joins them."""
+    """Reasons joined with ", " (counted or not), as a Status message or a FitError body joins them.
+
+    A message with no reason this table knows (another component's sentence with commas in it) stays as it is."""
     parts = []
+    known = False
     for item in text.split(", "):
         counted = _COUNTED.fullmatch(item)
         if counted:
+            known = True
             parts.append(_spaced(_("%(count)s node(s)") % {"count": counted["count"]} + _one_reason(counted["reason"])))
         else:
-            parts.append(_spaced(_one_reason(item)))
-    return str(SEPARATOR).join(parts)
+            reason = _one_reason(item)
+            known = known or reason != item
+            parts.append(_spaced(reason))
+    return str(SEPARATOR).join(parts) if known else text
 
 
 def _post_filter(text: str) -> str:

@@ -25,6 +25,7 @@ from .describe_config import describe_config_map, describe_secret, describe_serv
 from .describe_daemonset import describe_daemon_set
 from .describe_disruption import describe_pod_disruption_budget
 from .describe_statefulset import describe_stateful_set
+from .describe_storage import describe_persistent_volume, describe_persistent_volume_claim, describe_storage_class
 from .language import beside_upstream, refused
 
 TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io"
@@ -38,6 +39,8 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "statefulsets": (gettext_lazy("StatefulSets"), ("statefulsets", "controllerrevisions")),
     "jobs": (gettext_lazy("Jobs + CronJobs"), ("jobs", "cronjobs")),
     "poddisruptionbudgets": (gettext_lazy("PodDisruptionBudgets"), ("poddisruptionbudgets",)),
+    "storage": (gettext_lazy("PersistentVolumeClaims + PersistentVolumes + StorageClasses"),
+                ("persistentvolumeclaims", "persistentvolumes", "storageclasses")),
     "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
     "config": (gettext_lazy("ConfigMaps + Secrets + ServiceAccounts"), ("configmaps", "secrets", "serviceaccounts")),
     "nodes": (gettext_lazy("Nodes"), ("nodes",)),
@@ -157,6 +160,12 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describe_cron_job(obj)
         elif plural == "poddisruptionbudgets":
             text = describe_pod_disruption_budget(obj)
+        elif plural == "persistentvolumes":
+            text = describe_persistent_volume(obj)
+        elif plural == "persistentvolumeclaims":
+            text = describe_persistent_volume_claim(obj, (await client.list("pods", namespace))["items"])
+        elif plural == "storageclasses":
+            text = describe_storage_class(obj)
         elif plural == "configmaps":
             text = describe_config_map(obj)
         elif plural == "secrets":
