@@ -153,7 +153,7 @@ def _v3(group: str, version: str) -> tuple[bytes, str] | None:
         }},
     }
     raw = json.dumps(doc, separators=(",", ":")).encode()
-    return raw, hashlib.sha512(raw).hexdigest().upper()
+    return raw, etag_of(raw)
 
 
 def _parse_gv(gv_path: str) -> tuple[str, str] | None:
@@ -181,6 +181,19 @@ def document(gv_path: str) -> tuple[bytes, str] | None:
     """GET /openapi/v3/api/v1 or /openapi/v3/apis/<group>/<version>: the JSON bytes and their hash (the ETag)."""
     gv = _parse_gv(gv_path)
     return _v3(*gv) if gv is not None else None
+
+
+def etag_of(raw: bytes) -> str:
+    """A document's ETag: the upper-case hex SHA-512 of its bytes."""
+    return hashlib.sha512(raw).hexdigest().upper()
+
+
+def none_match_holds(if_none_match: str, etag: str) -> bool:
+    """Whether an If-None-Match header names ``etag`` (or is ``*``); weak tags compare by their value."""
+    for tag in (t.strip() for t in if_none_match.split(",")):
+        if tag == "*" or tag.removeprefix("W/") == f'"{etag}"':
+            return True
+    return False
 
 
 def cache_headers(etag: str, asked_hash: str) -> dict[str, str]:
@@ -214,6 +227,12 @@ V2_PROTOBUF = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
 def swagger_json() -> bytes:
     """GET /openapi/v2 as JSON, encoded once."""
     return json.dumps(swagger(), separators=(",", ":")).encode()
+
+
+@functools.cache
+def swagger_etag() -> str:
+    """GET /openapi/v2's ETag, whichever encoding is asked for."""
+    return etag_of(swagger_json())
 
 
 @functools.cache

@@ -23,6 +23,8 @@ class ApiRequest:
     body: bytes = b""
     content_type: str = ""
     accept: str = ""
+    # The caller's If-None-Match: the ETags it holds (the OpenAPI documents answer 304 when one is current).
+    if_none_match: str = ""
     # Who is calling, as the flow diagram names it: kubectl, client, scheduler, kubelet/node01...
     client: str = "client"
     # The HTTP caller's User-Agent (names its field manager when it does not).

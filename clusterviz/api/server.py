@@ -6,6 +6,7 @@ browser and the simulated components.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -131,11 +132,15 @@ def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:
     elif parts[:2] == ["openapi", "v3"] and len(parts) > 2:
         return _openapi_v3(req, "/".join(parts[2:]))
     elif parts[:2] == ["openapi", "v3"]:
-        body = openapi.root()
-    elif parts == ["openapi", "v2"] and "protobuf" in req.accept:
-        return ApiResponse(200, openapi.swagger_protobuf(), content_type=openapi.V2_PROTOBUF)
+        # Go marshals the map of paths with its keys sorted, and with no newline after it.
+        raw = json.dumps(openapi.root(), separators=(",", ":"), sort_keys=True).encode()
+        return _conditional(req, raw, openapi.etag_of(raw), "application/json", {})
     elif parts == ["openapi", "v2"]:
-        return ApiResponse(200, openapi.swagger_json())
+        # One ETag for both encodings: the JSON document's, as kube-openapi's v2 handler computes it.
+        etag = openapi.swagger_etag()
+        if "protobuf" in req.accept:
+            return _conditional(req, openapi.swagger_protobuf(), etag, openapi.V2_PROTOBUF, {})
+        return _conditional(req, openapi.swagger_json(), etag, "application/json", {})
     if body is None:
         raise errors.not_found_path()
     return ApiResponse(200, body)
@@ -146,7 +151,21 @@ def _openapi_v3(req: ApiRequest, gv_path: str) -> ApiResponse:
     if built is None:
         raise errors.not_found_path()
     raw, etag = built
-    return ApiResponse(200, raw, headers=openapi.cache_headers(etag, req.query.get("hash", "")))
+    asked = req.query.get("hash", "")
+    if asked and asked != etag:
+        # An old hash: the document moved on, and its URL with the current hash is where it is now.
+        location = f"/c/{req.cluster}/openapi/v3/{gv_path}?hash={etag}"
+        return ApiResponse(301, f'<a href="{location}">Moved Permanently</a>.\n\n'.encode(),
+                           content_type="text/html; charset=utf-8", headers={"Location": location})
+    return _conditional(req, raw, etag, "application/json", openapi.cache_headers(etag, asked))
+
+
+def _conditional(req: ApiRequest, raw: bytes, etag: str, content_type: str, headers: dict[str, str]) -> ApiResponse:
+    """A document with its ETag, or 304 Not Modified when the caller's If-None-Match holds it (http.ServeContent)."""
+    headers = {**headers, "ETag": f'"{etag}"'}
+    if openapi.none_match_holds(req.if_none_match, etag):
+        return ApiResponse(304, b"", content_type=content_type, headers=headers)
+    return ApiResponse(200, raw, content_type=content_type, headers=headers)
 
 
 def _need(verb: str, rp: ResourcePath) -> None:

@@ -42,6 +42,7 @@ async def api(request: HttpRequest, cluster: str, path: str = "") -> HttpRespons
         body=body,
         content_type=request.headers.get("Content-Type", ""),
         accept=request.headers.get("Accept", ""),
+        if_none_match=request.headers.get("If-None-Match", ""),
         client=client_name(request.headers.get("User-Agent", "")),
         user_agent=request.headers.get("User-Agent", ""),
         host=request.get_host(),
@@ -86,4 +87,6 @@ def to_http(resp: ApiResponse) -> HttpResponse | StreamingHttpResponse:
         out = HttpResponse(resp.body, status=resp.status, content_type=resp.content_type)
     for name, value in resp.headers.items():
         out[name] = value
+    if resp.status == 304:
+        del out["Content-Type"]  # a 304 has no body to describe, as Go's http.ServeContent answers
     return out

@@ -91,7 +91,7 @@ async def get(path: str, accept: str = "application/json", **query: str):
 
 @pytest.mark.django_db
 async def test_the_root_names_each_document_by_its_hash_and_a_hashed_url_is_cached_for_good():
-    root = (await get("/openapi/v3")).body
+    root = json.loads((await get("/openapi/v3")).body)
     url = root["paths"]["apis/apps/v1"]["serverRelativeURL"]
     path, _, asked = url.partition("?hash=")
     assert path == "/openapi/v3/apis/apps/v1" and len(asked) == 128 and asked == asked.upper()
@@ -100,9 +100,30 @@ async def test_the_root_names_each_document_by_its_hash_and_a_hashed_url_is_cach
     assert json.loads(hashed.body)["openapi"] == "3.0.0"
     plain = await get(path)
     assert plain.headers["ETag"] == f'"{asked}"' and "Cache-Control" not in plain.headers
+    # An old hash is sent on to the current one, for good (301), as kube-openapi does.
     stale = await get(path, hash="0" * 128)
-    assert "Cache-Control" not in stale.headers
+    assert stale.status == 301 and "Cache-Control" not in stale.headers
+    assert stale.headers["Location"] == f"/c/demo{path}?hash={asked}"
     assert (await get("/openapi/v3/apis/nosuch.group/v1")).status == 404
+
+
+async def get_if_none_match(path: str, tags: str, accept: str = "application/json") -> object:
+    return await dispatch(ApiRequest("demo", "GET", path, accept=accept, if_none_match=tags, simulated=False))
+
+
+@pytest.mark.django_db
+async def test_a_document_the_caller_holds_is_not_sent_again():
+    for path, accept in (("/openapi/v3", "application/json"), ("/openapi/v3/apis/apps/v1", "application/json"),
+                         ("/openapi/v2", "application/json"), ("/openapi/v2", openapi.V2_PROTOBUF)):
+        first = await get(path, accept=accept)
+        etag = first.headers["ETag"]
+        assert first.status == 200 and len(etag) == 130
+        held = await get_if_none_match(path, f'"other", {etag}', accept)
+        assert (held.status, held.body, held.headers["ETag"]) == (304, b"", etag), path
+        assert (await get_if_none_match(path, "W/" + etag, accept)).status == 304
+        assert (await get_if_none_match(path, '"other"', accept)).status == 200
+    # v2's ETag is the JSON document's whichever encoding is asked for.
+    assert (await get("/openapi/v2")).headers["ETag"] == (await get("/openapi/v2", accept=openapi.V2_PROTOBUF)).headers["ETag"]
 
 
 @pytest.mark.django_db

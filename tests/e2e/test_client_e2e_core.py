@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.error
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -335,3 +337,15 @@ def test_service_with_a_fixed_name(api: client.ApiClient):
     resp = core.read_namespaced_service(name="frontend", namespace="default")
     assert resp.metadata.name == "frontend" and resp.status
     core.delete_namespaced_service(name="frontend", namespace="default")
+
+
+def test_openapi_documents_answer_not_modified_to_the_etag_the_caller_holds(live: LiveServer, api: client.ApiClient):
+    base = api.configuration.host
+    for path in ("/openapi/v3", "/openapi/v3/api/v1", "/openapi/v2"):
+        with urllib.request.urlopen(base + path, timeout=30) as first:
+            etag = first.headers["ETag"]
+        request = urllib.request.Request(base + path, headers={"If-None-Match": etag})
+        with pytest.raises(urllib.error.HTTPError) as held:
+            urllib.request.urlopen(request, timeout=30)
+        assert (held.value.code, held.value.headers["ETag"], held.value.read()) == (304, etag, b""), path
+        assert "Content-Type" not in held.value.headers
