@@ -22,6 +22,8 @@ from django.views.decorators.http import require_POST
 from clusterviz.api import errors
 from clusterviz.api.bootstrap import node_object
 from clusterviz.api.client import Client
+from clusterviz.api.metrics import LOAD_ANNOTATION
+from clusterviz.apimachinery.quantity import QuantityError, parse_quantity
 
 from . import kubectl
 from .kubectl import Reply, Work
@@ -255,6 +257,10 @@ def workload_command(plural: str, namespace: str, name: str, data: dict[str, str
     where = kubectl.namespace_flag(namespace)
     if data.get("action") == "scale":
         return kubectl.command("scale", target, f"--replicas={data.get('replicas', '')}", *where)
+    if data.get("action") == "load":
+        load = data.get("load", "").strip()
+        value = f"{LOAD_ANNOTATION}={load}" if load else f"{LOAD_ANNOTATION}-"
+        return kubectl.command("annotate", target, value, "--overwrite", *where)
     if data.get("action") == "image":
         return kubectl.command("set", "image", target, f"{data.get('container', '')}={data.get('image', '').strip()}",
                                *where)
@@ -268,7 +274,7 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
     if noun is None:
         return flash(request, error=_("only Deployments, ReplicaSets, ReplicationControllers and StatefulSets can be scaled"))
     client = Client(cluster, "dashboard")
-    data = {key: request.POST.get(key, "") for key in ("action", "replicas", "container", "image")}
+    data = {key: request.POST.get(key, "") for key in ("action", "replicas", "container", "image", "load")}
 
     async def work() -> Reply:
         if data["action"] == "scale":
@@ -278,6 +284,8 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
                 raise InputError(_("the number of replicas must be a whole number")) from None
             await client.patch(plural, name, {"spec": {"replicas": replicas}}, namespace, sub="scale")
             return kubectl.answered(f"{noun}/{name} scaled", _("replica count changed"))
+        if data["action"] == "load":
+            return await _set_load(client, plural, namespace, name, noun, data["load"].strip())
         if data["action"] == "image":
             container = data["container"]
             workload = await client.get(plural, name, namespace)
@@ -293,6 +301,19 @@ async def workload_action(request: HttpRequest, cluster: str, plural: str, names
         raise InputError(_("unknown action %(action)s") % {"action": data["action"]})
 
     return await kubectl.run(request, cluster, workload_command(plural, namespace, name, data), attempt(work))
+
+
+async def _set_load(client: Client, plural: str, namespace: str, name: str, noun: str, load: str) -> Reply:
+    """``kubectl annotate ... clusterviz.io/load=<cpu>``: the CPU the workload's Pods use together (empty: idle)."""
+    if load:
+        try:
+            parse_quantity(load)
+        except QuantityError:
+            raise InputError(_("the load must be an amount of CPU, such as 500m or 2")) from None
+    # A merge patch: null removes the annotation, as kubectl annotate key- does.
+    patch = {"metadata": {"annotations": {LOAD_ANNOTATION: load or None}}}
+    await client.patch(plural, name, patch, namespace)
+    return kubectl.answered(f"{noun}/{name} annotated", _("load changed"))
 
 
 @require_POST

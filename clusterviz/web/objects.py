@@ -17,9 +17,11 @@ from django.utils.translation import gettext_lazy
 
 from clusterviz.api import errors
 from clusterviz.api.client import Client, find_resource, path_for
+from clusterviz.api.metrics import LOAD_ANNOTATION
 
 from . import describe as describers
 from .actions import WORKLOADS
+from .describe_autoscaling import describe_horizontal_pod_autoscaler
 from .describe_batch import describe_cron_job, describe_job
 from .describe_config import describe_config_map, describe_secret, describe_service_account
 from .describe_daemonset import describe_daemon_set
@@ -39,6 +41,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "statefulsets": (gettext_lazy("StatefulSets"), ("statefulsets", "controllerrevisions")),
     "jobs": (gettext_lazy("Jobs + CronJobs"), ("jobs", "cronjobs")),
     "poddisruptionbudgets": (gettext_lazy("PodDisruptionBudgets"), ("poddisruptionbudgets",)),
+    "horizontalpodautoscalers": (gettext_lazy("HorizontalPodAutoscalers"), ("horizontalpodautoscalers",)),
     "storage": (gettext_lazy("PersistentVolumeClaims + PersistentVolumes + StorageClasses"),
                 ("persistentvolumeclaims", "persistentvolumes", "storageclasses")),
     "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
@@ -160,6 +163,8 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describe_cron_job(obj)
         elif plural == "poddisruptionbudgets":
             text = describe_pod_disruption_budget(obj)
+        elif plural == "horizontalpodautoscalers":
+            text = describe_horizontal_pod_autoscaler(obj)
         elif plural == "persistentvolumes":
             text = describe_persistent_volume(obj)
         elif plural == "persistentvolumeclaims":
@@ -211,6 +216,8 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
     ]
     context["object"] = obj
     context["workload"] = WORKLOADS.get(plural)
+    # The load knob (clusterviz.io/load) its Pods share, which kubectl top and autoscalers read.
+    context["load"] = ((obj["metadata"].get("annotations") or {}).get(LOAD_ANNOTATION, "")) if context["workload"] else ""
     if plural == "pods":
         context["logs"] = [await _log(client, namespace, name, str(c.get("name"))) for c in obj["spec"]["containers"]]
     return context
