@@ -18,7 +18,7 @@ from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
 from . import clock, codec, conversion, errors, field_validation, managedfields, paging, secret_data, strategy, tables
-from .admission import priority, serviceaccount, storageclass
+from .admission import priority, serviceaccount, storage_protection, storageclass
 from .defaulting import apply_defaults
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import Resource
@@ -310,6 +310,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     obj = strategy.prepare_for_create(resource, obj)
     if resource.kind == "PersistentVolumeClaim":
         obj = storageclass.admit_claim(obj, (await _list(cid, "storageclasses.storage.k8s.io", None))[0])
+    obj = storage_protection.admit(resource.kind, obj)
     obj = validated(resource, obj)
     await ensure_namespace(cid, rp, str(obj["metadata"].get("name") or ""))
     await _allocate(cid, rp, obj)

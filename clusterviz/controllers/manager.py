@@ -24,6 +24,7 @@ from .job import JobController
 from .namespace import NamespaceController
 from .node_lifecycle import NodeLifecycleController
 from .persistent_volume import PersistentVolumeController
+from .persistent_volume_protection import ClaimProtectionController, VolumeProtectionController
 from .persistent_volume_provisioner import Provisioner
 from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
@@ -114,6 +115,8 @@ class ControllerManager:
             HorizontalController(self),
             PersistentVolumeController(self),
             Provisioner(self),
+            ClaimProtectionController(self),
+            VolumeProtectionController(self),
             ServiceAccountsController(self),
             RootCAPublisher(self),
         ]

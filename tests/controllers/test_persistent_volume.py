@@ -136,11 +136,34 @@ async def test_a_deleted_claim_releases_a_retained_volume_and_deletes_a_provisio
     assert await cluster.kubectl.get_or_none("persistentvolumes", provisioned) is None
 
 
+async def test_a_claim_in_use_stays_terminating_until_its_pod_is_gone(cluster: Cluster) -> None:
+    await cluster.kubectl.create(claim(storageClassName="fast"))
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "default"},
+           "spec": {"containers": [{"name": "c", "image": "nginx"}],
+                    "volumes": [{"name": "d", "persistentVolumeClaim": {"claimName": "data"}}]}}
+    await cluster.kubectl.create(pod)
+    await cluster.settle()
+    pvc = await get(cluster, "persistentvolumeclaims", "data")
+    assert pvc["metadata"]["finalizers"] == ["kubernetes.io/pvc-protection"]
+    await cluster.kubectl.delete("persistentvolumeclaims", "data", "default")
+    await cluster.settle()
+    assert (await get(cluster, "persistentvolumeclaims", "data"))["metadata"]["deletionTimestamp"]
+    await cluster.kubectl.delete("pods", "app", "default")
+    await cluster.settle()
+    assert await cluster.kubectl.get_or_none("persistentvolumeclaims", "data", "default") is None
+    # Released, deleted by its provisioner and let go by its protection.
+    assert await cluster.kubectl.get_or_none("persistentvolumes", pvc["spec"]["volumeName"]) is None
+
+
 async def test_a_bound_claim_whose_volume_is_deleted_is_lost(cluster: Cluster) -> None:
     await cluster.kubectl.create(volume())
     await cluster.kubectl.create(claim(storageClassName="manual"))
     await cluster.settle()
     await cluster.kubectl.delete("persistentvolumes", "pv1")
+    await cluster.settle()
+    held = await get(cluster, "persistentvolumes", "pv1")  # Bound: kept by its protection
+    assert held["metadata"]["deletionTimestamp"] and held["metadata"]["finalizers"] == ["kubernetes.io/pv-protection"]
+    await cluster.kubectl.patch("persistentvolumes", "pv1", {"metadata": {"finalizers": None}})
     await cluster.settle()
     assert (await get(cluster, "persistentvolumeclaims", "data"))["status"]["phase"] == "Lost"
     [event] = await cluster.events("ClaimLost")
