@@ -140,6 +140,15 @@ def test_create_apiservice_from_yaml_is_not_found(api: client.ApiClient):
     assert (missing.value.status, missing.value.body) == (404, NOT_FOUND)
 
 
+def test_custom_resource_definitions_are_not_found(api: client.ApiClient):
+    # apiextensions.k8s.io is not served either: the same answer for its CustomResourceDefinitions.
+    crds = client.ApiextensionsV1Api(api)
+    for call in (crds.list_custom_resource_definition, lambda: crds.read_custom_resource_definition("crontabs.x.io")):
+        with pytest.raises(ApiException) as missing:
+            call()
+        assert (missing.value.status, missing.value.body) == (404, NOT_FOUND)
+
+
 def test_create_general_list_from_yaml(api: client.ApiClient):
     create(api, "list.yaml")
     core, apps = client.CoreV1Api(api), client.AppsV1Api(api)
