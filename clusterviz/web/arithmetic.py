@@ -27,9 +27,12 @@ from clusterviz.scheduler.plugins import (
     node_resources_balanced_allocation,
     node_resources_fit,
     node_unschedulable,
+    node_volume_limits,
     pod_topology_spread,
     taint_toleration,
+    volume_binding,
     volume_restrictions,
+    volume_zone,
 )
 from clusterviz.scheduler.plugins.node_resources_fit import LEAST_ALLOCATED, MOST_ALLOCATED, NON_ZERO_DEFAULTS
 
@@ -167,6 +170,67 @@ def _volume_filter(inputs: Mapping[str, Any]) -> list[str]:
     return lines or [_("no conflicting volume")]
 
 
+def _bound_claim(claim: Mapping[str, Any]) -> str:
+    if not claim["volumeFound"]:
+        return _("claim %(claim)s is bound to volume %(volume)s, which does not exist") % claim
+    if not claim["nodeAffinity"]:
+        return _("claim %(claim)s is bound to volume %(volume)s, which every node can reach") % claim
+    return _("claim %(claim)s is bound to volume %(volume)s, node affinity %(nodeAffinity)s") % claim
+
+
+def _waiting_claim(claim: Mapping[str, Any]) -> str:
+    if claim["volume"]:
+        return _("claim %(claim)s (class %(storageClass)s) would bind Available volume %(volume)s") % claim
+    if claim["provision"]:
+        return _("claim %(claim)s (class %(storageClass)s): a volume would be provisioned for this node") % claim
+    if claim["selectedNode"]:
+        return _("claim %(claim)s (class %(storageClass)s) is being provisioned for node %(selectedNode)s") % claim
+    return (
+        _("claim %(claim)s (class %(storageClass)s): no Available volume fits here and the class cannot provision one")
+        % claim
+    )
+
+
+def _binding_filter(inputs: Mapping[str, Any]) -> list[str]:
+    return [
+        f"{_mark(c['matched'])} {_bound_claim(c) if c['state'] == 'bound' else _waiting_claim(c)}"
+        for c in inputs["claims"]
+    ]
+
+
+def _zone_filter(inputs: Mapping[str, Any]) -> list[str]:
+    conflict = inputs["conflict"]
+    if conflict is None:
+        return [_("the node is in the zone and region of every volume of the Pod")]
+    return [
+        "✗ "
+        + _("volume %(volume)s is in %(key)s=%(values)s (%(node)s)")
+        % {
+            "volume": conflict["volume"],
+            "key": conflict["key"],
+            "values": " | ".join(conflict["values"]),
+            "node": _node_value(conflict["key"], conflict["nodeValue"]),
+        }
+    ]
+
+
+def _limits_filter(inputs: Mapping[str, Any]) -> list[str]:
+    if not inputs["limits"]:
+        return [_("no attach limit applies to the Pod's volumes on this node")]
+    return [
+        f"{_mark(limit['fits'])} "
+        + _("%(driver)s: %(attached)d attached + %(new)d new = %(total)d, limit %(limit)d")
+        % {
+            "driver": limit["key"].removeprefix(node_volume_limits.ATTACH_LIMIT_PREFIX),
+            "attached": limit["attached"],
+            "new": limit["new"],
+            "total": limit["attached"] + limit["new"],
+            "limit": limit["limit"],
+        }
+        for limit in inputs["limits"]
+    ]
+
+
 def _spread_filter(inputs: Mapping[str, Any]) -> list[str]:
     lines = []
     for c in inputs["constraints"]:
@@ -232,6 +296,9 @@ FILTERS: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {
     node_affinity.NAME: _affinity_filter,
     node_ports.NAME: _ports_filter,
     volume_restrictions.NAME: _volume_filter,
+    volume_binding.NAME: _binding_filter,
+    volume_zone.NAME: _zone_filter,
+    node_volume_limits.NAME: _limits_filter,
     pod_topology_spread.NAME: _spread_filter,
     inter_pod_affinity.NAME: _inter_pod_filter,
     node_unschedulable.NAME: _unschedulable_filter,

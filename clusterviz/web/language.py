@@ -27,9 +27,12 @@ from clusterviz.scheduler.plugins import (
     node_ports,
     node_resources_fit,
     node_unschedulable,
+    node_volume_limits,
     pod_topology_spread,
     taint_toleration,
+    volume_binding,
     volume_restrictions,
+    volume_zone,
 )
 
 
@@ -57,6 +60,23 @@ REASONS: dict[str, Promise] = {
         "scheduler reason",
         "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode",
     ),
+    volume_binding.REASON_BIND_CONFLICT: pgettext_lazy(
+        "scheduler reason", "node(s) didn't find available persistent volumes to bind"
+    ),
+    volume_binding.REASON_NODE_CONFLICT: pgettext_lazy(
+        "scheduler reason", "node(s) didn't match PersistentVolume's node affinity"
+    ),
+    volume_binding.REASON_NOT_ENOUGH_SPACE: pgettext_lazy(
+        "scheduler reason", "node(s) did not have enough free storage"
+    ),
+    volume_binding.REASON_PV_NOT_EXIST: pgettext_lazy(
+        "scheduler reason", "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
+    ),
+    volume_binding.REASON_UNBOUND_IMMEDIATE: pgettext_lazy(
+        "scheduler reason", "pod has unbound immediate PersistentVolumeClaims"
+    ),
+    volume_zone.REASON_CONFLICT: pgettext_lazy("scheduler reason", "node(s) had no available volume zone"),
+    node_volume_limits.REASON_MAX_VOLUME_COUNT: pgettext_lazy("scheduler reason", "node(s) exceed max volume count"),
     inter_pod_affinity.REASON_AFFINITY_RULES_NOT_MATCH: pgettext_lazy(
         "scheduler reason", "node(s) didn't match pod affinity rules"
     ),
@@ -121,6 +141,18 @@ PATTERNS: tuple[tuple[re.Pattern[str], Promise], ...] = (
     (
         re.compile(r'persistentvolumeclaim "(?P<claim>[^"]*)" not found'),
         pgettext_lazy("scheduler reason", 'persistentvolumeclaim "%(claim)s" not found'),
+    ),
+    (
+        re.compile(
+            r'persistentvolumeclaim "(?P<claim>[^"]*)" bound to non-existent persistentvolume "(?P<volume>[^"]*)"'
+        ),
+        pgettext_lazy(
+            "scheduler reason", 'persistentvolumeclaim "%(claim)s" bound to non-existent persistentvolume "%(volume)s"'
+        ),
+    ),
+    (
+        re.compile(r'persistentvolumeclaim "(?P<claim>[^"]*)" is being deleted'),
+        pgettext_lazy("scheduler reason", 'persistentvolumeclaim "%(claim)s" is being deleted'),
     ),
 )
 _FIT_ERROR = re.compile(re.escape(framework.NO_NODE_AVAILABLE_FORMAT).replace(r"\{\}", r"(?P<total>\d+)") + ":")

@@ -53,9 +53,9 @@ EXPLANATION_EN = (
     "or a StorageClass that can provision one there."
 )
 EXPLANATION_ZH = (
-    "Pod 的每个 PVC 都必须能在该节点上使用：已绑定的 PVC，其持久卷的节点亲和性必须允许该节点；"
-    "未绑定且为 WaitForFirstConsumer 的 PVC，需要一个该节点能访问的 Available 持久卷，"
-    "或一个能在该节点上动态供应卷的存储类。"
+    "Pod 的每个持久卷申领都必须能在该节点上使用：已绑定的持久卷申领，其持久卷的节点亲和性必须允许该节点；"
+    "未绑定且为 WaitForFirstConsumer 的持久卷申领，需要一个该节点能访问的 Available 持久卷，"
+    "或一个能在该节点上制备卷的存储类。"
 )
 
 Obj = Mapping[str, Any]
