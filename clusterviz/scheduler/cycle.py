@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -88,24 +88,36 @@ def _empty_set_reason(plugins: Sequence[str]) -> str:
     return "node(s) didn't satisfy plugin(s) [" + " ".join(plugins) + "] simultaneously"
 
 
-def evaluate_node_fit(profile: Profile, pod: PodInfo, snapshot: Snapshot, node: NodeInfo) -> Status:
-    """Upstream's filter run for one node (PreFilter on ``snapshot``, Filters until the first failure)."""
-    state = CycleState(snapshot)
-    for plugin in profile.at(PRE_FILTER):
-        status, result = plugin.pre_filter(state, pod)
-        if status.is_skip:
-            state.skip_filter_plugins.add(plugin.name)
-        elif not status.is_success:
-            return status.with_plugin(plugin.name)
-        elif result is not None and result.node_names is not None and node.name not in result.node_names:
-            return Status.unresolvable(_set_reason([plugin.name])).with_plugin(plugin.name)
-    for plugin in profile.at(FILTER):
-        if plugin.name in state.skip_filter_plugins:
-            continue
-        status = plugin.filter(state, pod, node)
-        if not status.is_success:
-            return status.with_plugin(plugin.name)
-    return Status()
+# PreFilter plugins whose result depends on the other Pods (upstream gives them AddPod/RemovePod extensions):
+# a preemption what-if runs them again; every other PreFilter runs once per attempt.
+_POD_DEPENDENT_PRE_FILTERS = frozenset({"InterPodAffinity", "PodTopologySpread", "VolumeRestrictions"})
+
+
+def node_fit_runner(profile: Profile, pod: PodInfo, snapshot: Snapshot) -> Callable[[Snapshot, NodeInfo], Status]:
+    """Upstream's filter run for one node of a what-if snapshot (the preemption dry run): PreFilter, then Filters
+    until the first failure; the PreFilters that do not read other Pods run once, on the attempt's snapshot."""
+    base = CycleState(snapshot)
+    once = {p.name: p.pre_filter(base, pod) for p in profile.at(PRE_FILTER) if p.name not in _POD_DEPENDENT_PRE_FILTERS}
+
+    def run(view: Snapshot, node: NodeInfo) -> Status:
+        state = base.clone()
+        state.snapshot = view
+        for plugin in profile.at(PRE_FILTER):
+            status, result = once[plugin.name] if plugin.name in once else plugin.pre_filter(state, pod)
+            if status.is_skip:
+                state.skip_filter_plugins.add(plugin.name)
+            elif not status.is_success:
+                return status.with_plugin(plugin.name)
+            elif result is not None and result.node_names is not None and node.name not in result.node_names:
+                return Status.unresolvable(_set_reason([plugin.name])).with_plugin(plugin.name)
+        for plugin in profile.at(FILTER):
+            if plugin.name not in state.skip_filter_plugins:
+                status = plugin.filter(state, pod, node)
+                if not status.is_success:
+                    return status.with_plugin(plugin.name)
+        return Status()
+
+    return run
 
 
 @functools.lru_cache(maxsize=1024)
@@ -539,9 +551,7 @@ def _post_filter(
     snapshot = state.snapshot
     assert snapshot is not None
 
-    def runner(view: Snapshot, node: NodeInfo) -> Status:
-        return evaluate_node_fit(profile, pod, view, node)
-
+    runner = node_fit_runner(profile, pod, snapshot)
     report: dict[str, Any] | None = None
     for plugin in profile.at(POST_FILTER):
         outcome = plugin.post_filter(state, pod, counted, runner)
