@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from clusterviz.api import clock
 from clusterviz.api.admission.storageclass import is_default_class
 from clusterviz.api.tables.labels import format_labels
 from clusterviz.api.tables.storage import access_modes, storage_size, volume_class
+from clusterviz.apimachinery.duration import human_duration
 from clusterviz.apimachinery.unstructured import dict_or_empty, list_or_empty
 
 from .describe import Text
@@ -19,7 +21,11 @@ def _finalizers(meta: dict[str, Any]) -> str:
 
 
 def _status(meta: dict[str, Any], phase: Any) -> str:
-    return "Terminating" if meta.get("deletionTimestamp") else str(phase or "")
+    """The phase, or ``Terminating (lasts 5s)`` since the deletion while finalizers hold the object."""
+    deleted = clock.parse(meta["deletionTimestamp"]) if isinstance(meta.get("deletionTimestamp"), str) else None
+    if deleted is None:
+        return str(phase or "")
+    return f"Terminating (lasts {human_duration((clock.now() - deleted).total_seconds())})"
 
 
 def _node_affinity(text: Text, affinity: Any) -> None:

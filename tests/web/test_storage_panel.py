@@ -70,3 +70,15 @@ async def test_the_tab_and_describe_have_no_english_left_in_chinese(sim, async_c
     assert "PersistentVolumeClaim（持久卷申领）" in page
     panel = await chinese_page(async_client, "/c/demo/objects?tab=storage&describe=persistentvolumeclaims/default/data")
     assert untranslated_english(panel, await names_in("demo") | {"data"}) == []
+
+
+def test_a_claim_held_by_its_protection_describes_as_terminating():
+    from clusterviz.api import clock
+    from clusterviz.web.describe_storage import describe_persistent_volume_claim
+
+    claim = {**CLAIM, "metadata": {**CLAIM["metadata"], "deletionTimestamp": clock.rfc3339(),
+                                   "finalizers": ["kubernetes.io/pvc-protection"]}, "status": {"phase": "Bound"}}
+    text = str(describe_persistent_volume_claim(claim, [USER]))
+    assert re.search(r"Status:\s+Terminating \(lasts \d+s\)", text)
+    assert re.search(r"Finalizers:\s+\[kubernetes.io/pvc-protection\]", text)
+    assert re.search(r"Used By:\s+db", text)
