@@ -380,3 +380,7 @@ class Snapshot:
         view._nodes[node_info.name] = node_info
         view._sorted = view._table = None
         return view
+
+    def node_changed_in_place(self, name: str) -> None:
+        """A view's NodeInfo gained or lost Pods in place (preemption's what-ifs): refresh what derives from it."""
+        self._refresh_row(name, None)

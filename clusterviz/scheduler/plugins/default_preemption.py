@@ -213,7 +213,9 @@ def select_victims_with_budgets(
     trial = node.clone()
     for victim in potential:
         trial.remove_pod(victim.key)
-    status = run_filters(snapshot.with_node(trial), trial)
+    # One view for all of this node's what-ifs: ``trial`` changes in place.
+    view = snapshot.with_node(trial)
+    status = run_filters(view, trial)
     if not status.is_success:
         return [], 0, status
     violating, fine = split_by_budget_violation(more_important_first(potential), pdbs)
@@ -222,9 +224,11 @@ def select_victims_with_budgets(
 
     def reprieve(candidate: PodInfo) -> bool:
         trial.add_pod(candidate)
-        if run_filters(snapshot.with_node(trial), trial).is_success:
+        view.node_changed_in_place(trial.name)
+        if run_filters(view, trial).is_success:
             return True
         trial.remove_pod(candidate.key)
+        view.node_changed_in_place(trial.name)
         victims.append(candidate)
         return False
 
