@@ -8,6 +8,9 @@ failed, or deleted by someone else while running), then decides:
   ``activeDeadlineSeconds`` passed: the Job gets ``FailureTarget``, its running
   Pods are deleted, and once none is left ``Failed`` (with the same reason) and
   a Warning event;
+* an Indexed Job with ``backoffLimitPerIndex`` (job_index.py): more failed
+  indexes than ``maxFailedIndexes``, or every index ended and some failed:
+  ``Failed`` the same way;
 * enough completions (for an Indexed Job: every index succeeded, or a rule of
   its ``successPolicy`` holds, which ends the Pods still running):
   ``SuccessCriteriaMet``, then ``Complete``, ``completionTime`` and the
@@ -34,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 
+from . import job_index
 from .job_failure_policy import POD_FAILURE_POLICY, judge
 from .job_util import (
     BACKOFF_LIMIT_EXCEEDED,
@@ -204,8 +208,12 @@ class JobController:
         counts: dict[str, Any] = {"succeeded": succeeded, "failed": failed}
         if is_indexed(job):
             counts["completedIndexes"] = format_indexes(done_indexes)
+        failed_indexes: set[int] = set()
+        if job_index.per_index(job):
+            failed_indexes = (parse_indexes(old.get("failedIndexes")) | job_index.failed_indexes(job, pods)) - done_indexes
+            counts["failedIndexes"] = format_indexes(failed_indexes)
         counts["terminating"] = sum(1 for p in pods if deleting(p) and _phase(p) not in TERMINAL)
-        active = await self._decide(job, key, active, counts, conditions, done_indexes, fail_job)
+        active = await self._decide(job, key, active, counts, conditions, done_indexes, fail_job, failed_indexes)
         counts["active"] = len(active) + counts.get("created", 0)
         counts["ready"] = sum(1 for p in active if is_pod_ready(p))
         await self._write_status(job, wire_status(job, counts, conditions))
@@ -220,11 +228,12 @@ class JobController:
 
     async def _decide(
         self, job: Obj, key: str, active: list[Obj], counts: dict[str, Any], conditions: list[Obj], done: set[int],
-        fail_job: str = "",
+        fail_job: str = "", failed_indexes: frozenset[int] | set[int] = frozenset(),
     ) -> list[Obj]:
         """Fail, complete, suspend or manage the Job; returns the Pods that stay active.
 
-        ``fail_job`` is the message of a podFailurePolicy FailJob rule a new failure matched.
+        ``fail_job`` is the message of a podFailurePolicy FailJob rule a new failure matched; ``failed_indexes``
+        the indexes of a backoffLimitPerIndex Job that failed for good.
         """
         now = clock.now()
         start = clock.parse(str(status(job).get("startTime") or ""))
@@ -240,6 +249,8 @@ class JobController:
         )
         if failure is None and fail_job:
             failure = (POD_FAILURE_POLICY, fail_job)
+        if failure is None and failed_indexes:
+            failure = self._failed_by_indexes(job, done, failed_indexes)
         if failure is None and (counts["failed"] > backoff_limit(job) or restarts_exceed_limit(job, active)):
             failure = BACKOFF_LIMIT_EXCEEDED
         if failure is None and isinstance(deadline, int) and start is not None and not suspended:
@@ -286,7 +297,17 @@ class JobController:
         if not self.expectations.satisfied(key):
             return active
         self.expectations.forget(key)
-        return await self._manage(job, key, active, counts, done)
+        return await self._manage(job, key, active, counts, done | failed_indexes)
+
+    @staticmethod
+    def _failed_by_indexes(job: Obj, done: set[int], failed: frozenset[int] | set[int]) -> tuple[str, str] | None:
+        """More failed indexes than maxFailedIndexes allows, or every index ended and some of them failed."""
+        most = spec(job).get("maxFailedIndexes")
+        if isinstance(most, int) and len(failed) > most:
+            return job_index.MAX_FAILED_INDEXES_EXCEEDED
+        if len(done | failed) >= (completions_of(job) or 0):
+            return job_index.FAILED_INDEXES
+        return None
 
     def _complete(self, job: Obj, counts: dict[str, Any], active: list[Obj], done: set[int]) -> tuple[str, str] | None:
         """The reason and message the Job succeeds with (a successPolicy rule, or its completions), else None."""
@@ -322,12 +343,23 @@ class JobController:
         if missing <= 0:
             return active
         uid = meta(job).get("uid", "")
-        wait = failure_backoff(counts["failed"] + self.ignored.get(uid, 0)) - (
-            self.engine.now - self.last_failure.get(uid, -1e18)
-        )
-        if wait > 0:
-            self.worker.add_after(key, wait)
-            return active
+        if job_index.per_index(job):
+            # Each index waits out its own back-off; the others go ahead.
+            pods, now = self.cm.pods_by_owner.get(uid), clock.now()
+            waits = {i: job_index.backoff_left(job, pods, i, now) for i in pending}
+            if any(w > 0 for w in waits.values()):
+                self.worker.add_after(key, min(w for w in waits.values() if w > 0))
+            pending = [i for i in pending if waits[i] <= 0]
+            missing = min(missing, len(pending))
+            if missing <= 0:
+                return active
+        else:
+            wait = failure_backoff(counts["failed"] + self.ignored.get(uid, 0)) - (
+                self.engine.now - self.last_failure.get(uid, -1e18)
+            )
+            if wait > 0:
+                self.worker.add_after(key, wait)
+                return active
         indexes: list[int | None] = list(pending[:missing]) if is_indexed(job) else [None] * missing
         jobs = [functools.partial(self._create_pod, job, key, index) for index in indexes]
         results = await run_parallel(self.engine, f"{self.worker.name}/create", jobs)
@@ -342,8 +374,12 @@ class JobController:
     async def _create_pod(self, job: Obj, key: str, index: int | None) -> None:
         if index is None:
             await self.pod_control.create(job, key)
-        else:
-            await self.pod_control.create(indexed_owner(job, index), key, f"{meta(job).get('name')}-{index}-")
+            return
+        owner = indexed_owner(job, index)
+        if job_index.per_index(job):
+            pods = self.cm.pods_by_owner.get(meta(job).get("uid", ""))
+            owner["spec"]["template"]["metadata"]["annotations"].update(job_index.annotations_for(job, pods, index))
+        await self.pod_control.create(owner, key, f"{meta(job).get('name')}-{index}-")
 
     async def _delete_pods(self, job: Obj, key: str, pods: list[Obj]) -> list[Obj]:
         """Delete these Pods side by side; returns those that could not be deleted."""

@@ -195,6 +195,8 @@ def wire_status(job: Obj, counts: dict[str, Any], conditions: list[Obj]) -> dict
     wire["ready"] = counts["ready"]
     if counts.get("completedIndexes"):
         wire["completedIndexes"] = counts["completedIndexes"]
+    if "failedIndexes" in counts:
+        wire["failedIndexes"] = counts["failedIndexes"]  # with backoffLimitPerIndex: there even when empty
     if conditions:
         wire["conditions"] = conditions
     wire["uncountedTerminatedPods"] = {}

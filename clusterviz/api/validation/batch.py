@@ -12,7 +12,7 @@ from clusterviz.apimachinery.labels import SelectorError, selector_from_label_se
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from ..defaulting import JOB_NAME_LABELS, JOB_UID_LABELS
-from .batch_policy import validate_pod_failure_policy, validate_success_policy
+from .batch_policy import validate_index_limits, validate_pod_failure_policy, validate_success_policy
 from .common import (
     BAD,
     Errors,
@@ -100,6 +100,7 @@ def _validate_job_spec_fields(spec: dict[str, Any], path: str) -> Errors:
                     f"must be less than or equal to {MAX_INDEXED_COMPLETIONS} when completion mode is Indexed",
                 )
             )
+    errs.extend(validate_index_limits(spec, path))
     failure_policy = spec.get("podFailurePolicy") is not None
     if failure_policy:
         errs.extend(validate_pod_failure_policy(spec, child(path, "podFailurePolicy")))
@@ -173,7 +174,8 @@ def validate_job(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Erro
     if old is not None:
         errs.extend(validate_object_meta_update(obj, old))
         new_spec, old_spec = dict_or_empty(obj.get("spec")), dict_or_empty(old.get("spec"))
-        for field in ("completions", "selector", "completionMode"):
+        for field in ("completions", "selector", "completionMode", "podFailurePolicy", "backoffLimitPerIndex",
+                      "successPolicy"):
             errs.extend(immutable(new_spec.get(field), old_spec.get(field), f"spec.{field}"))
         if old_spec.get("suspend") is not True or new_spec.get("suspend") is not True:
             # A suspended Job's template may change (a queue sets its resources); a running one's may not.

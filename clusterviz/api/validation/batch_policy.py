@@ -1,4 +1,4 @@
-"""A Job's podFailurePolicy and successPolicy, as the API server's batch validation checks them."""
+"""A Job's podFailurePolicy, successPolicy and per-index limits, as the API server's batch validation checks them."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ MAX_EXIT_CODES: Final = 255
 MAX_CONDITION_PATTERNS: Final = 20
 MAX_SUCCESS_RULES: Final = 20
 MAX_SUCCEEDED_INDEXES: Final = 64 * 1024
+MAX_FAILED_INDEXES: Final = 100_000
 
 
 def _too_many(path: str, count: int, limit: int) -> FieldError:
@@ -216,4 +217,28 @@ def _validate_success_rule(rule: dict[str, Any], path: str, completions: int) ->
             if indexes is not None and checked > total:
                 errs.append(invalid(count_path, checked, f"must be less than or equal to {total} (the number of indexes "
                                                          "in the specified succeededIndexes field)"))
+    return errs
+
+
+def validate_index_limits(spec: dict[str, Any], path: str) -> Errors:
+    """backoffLimitPerIndex and maxFailedIndexes: Indexed Jobs only, non-negative, the second needs the first."""
+    errs: Errors = []
+    per_index = check_int(spec.get("backoffLimitPerIndex"), child(path, "backoffLimitPerIndex"), errs)
+    max_failed = check_int(spec.get("maxFailedIndexes"), child(path, "maxFailedIndexes"), errs)
+    errs.extend(nonnegative(per_index, child(path, "backoffLimitPerIndex")))
+    if max_failed is not None:
+        errs.extend(nonnegative(max_failed, child(path, "maxFailedIndexes")))
+        if per_index is None:
+            errs.append(required(child(path, "backoffLimitPerIndex"), "when maxFailedIndexes is specified"))
+    if spec.get("completionMode") != "Indexed":
+        for name, value in (("backoffLimitPerIndex", per_index), ("maxFailedIndexes", max_failed)):
+            if isinstance(value, int):
+                errs.append(invalid(child(path, name), value, "requires indexed completion mode"))
+        return errs
+    completions = spec.get("completions")
+    if isinstance(max_failed, int) and isinstance(completions, int) and max_failed > completions:
+        errs.append(invalid(child(path, "maxFailedIndexes"), max_failed, "must be less than or equal to completions"))
+    if isinstance(max_failed, int) and max_failed > MAX_FAILED_INDEXES:
+        errs.append(invalid(child(path, "maxFailedIndexes"), max_failed,
+                            f"must be less than or equal to {MAX_FAILED_INDEXES}"))
     return errs
