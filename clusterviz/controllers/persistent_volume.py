@@ -261,8 +261,9 @@ class PersistentVolumeController:
     async def sync_volume(self, name: str) -> None:
         """syncVolume: Available when free, Bound with its claim, Released (then reclaimed) once the claim is gone."""
         volume = self.volumes.get(name)
-        if volume is None or deleting(volume):
+        if volume is None:
             return
+        # A volume being deleted is followed still: once Released, its protection lets it go.
         ref = spec(volume).get("claimRef")
         if not isinstance(ref, dict):
             await self._set_volume_phase(volume, "Available")

@@ -38,7 +38,7 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 # What a reset removes (in every namespace); what every cluster has of its own stays (see _kept).
 WORKLOADS = ("cronjobs", "jobs", "deployments", "replicasets", "replicationcontrollers", "daemonsets", "statefulsets", "controllerrevisions",
              "services", "endpoints", "configmaps", "secrets", "serviceaccounts", "pods", "events", "schedulingdecisions",
-             "priorityclasses")
+             "priorityclasses", "persistentvolumeclaims", "persistentvolumes")
 # The node actions of a script, as the page's node actions name them.
 NODE_ACTIONS = {"label": "label", "unlabel": "unlabel", "taint": "taint", "untaint": "untaint",
                 "cordon": "cordon", "uncordon": "uncordon", "stop-kubelet": "stop", "start-kubelet": "start"}
