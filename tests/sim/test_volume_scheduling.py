@@ -87,3 +87,19 @@ async def test_a_claim_no_volume_satisfies_keeps_its_pod_pending_until_one_is_ma
     await kubectl.create(local_volume("local-node03", "node03"))
     await sim.engine.until_settled()
     assert (await kubectl.get("pods", "waiting", "default"))["spec"]["nodeName"] == "node03"
+
+
+async def test_an_immediate_claim_holds_its_pod_until_the_pv_controller_binds_it(sim):
+    kubectl = Client("demo", "kubectl")
+    await kubectl.create(claim_pod("early", "quick"))  # the claim does not exist yet
+    await sim.engine.until_settled()
+    events = (await kubectl.list("events", "default", field_selector="involvedObject.name=early"))["items"]
+    assert [e["message"] for e in events if e["reason"] == "FailedScheduling"][0].startswith(
+        '0/3 nodes are available: persistentvolumeclaim "quick" not found.'
+    )
+    # fast binds at once: the Pod is requeued when its claim appears and again when it is bound.
+    await kubectl.create(claim("quick", "fast"))
+    await sim.engine.until_settled()
+    pod = await kubectl.get("pods", "early", "default")
+    assert pod["spec"].get("nodeName")
+    assert (await kubectl.get("persistentvolumeclaims", "quick", "default"))["status"]["phase"] == "Bound"

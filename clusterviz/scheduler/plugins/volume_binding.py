@@ -285,8 +285,17 @@ class VolumeBinding(BasePlugin):
         return Status(), None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
-        """The node's reasons (all of them, as upstream appends them), or Success with the volumes it would take."""
-        data: _State = state.read(NAME)
+        """The node's reasons (all of them, as upstream appends them), or Success with the volumes it would take.
+
+        Run after its own PreFilter rejected (the record shows every filter when another PreFilter
+        rejected first), it gives that PreFilter's verdict again.
+        """
+        data: _State | None = state.get(NAME)
+        if data is None:
+            status, _ = self.pre_filter(state, pod)
+            if not status.is_success:
+                return Status() if status.is_skip else status
+            data = state.read(NAME)
         assert state.snapshot is not None
         found = find_pod_volumes(data.claims, node, state.snapshot)
         if found.error:
