@@ -191,6 +191,11 @@ def _why(message: dict[str, Any], pinned: bool | None = None) -> str:
                 "The scheduler has chosen a node and writes a binding. It only decides; the kubelet does the work."
             )
         return _("The API server stores the binding in etcd: the Pod's spec.nodeName is set.")
+    if sender == "scheduler" and verb == "delete" and kind == "Pod":
+        return _(
+            "Preemption: the scheduler evicts this lower-priority Pod to make room for a Pod of higher priority. "
+            "It deletes it gracefully, as kubectl delete would."
+        )
     if sender.startswith("runtime/") and verb == "exit":
         return _(
             "The container's process has ended by itself: the container runtime tells the kubelet, which "
