@@ -171,8 +171,8 @@ def find_matching_volume(
 ) -> Mapping[str, Any] | None:
     """``FindMatchingVolume`` on the scheduler's path: a volume pre-bound to the claim, else the smallest fit.
 
-    A fit is Available, large enough, of the claim's class, volume mode and access
-    modes, selected by the claim's selector and reachable from the node. A volume
+    A fit is Available, large enough, of the claim's class, attributes class, volume
+    mode and access modes, selected by the claim's selector and reachable from the node. A volume
     pre-bound to the claim that the node cannot reach means no match at all.
     """
     skip = set(excluded)
@@ -199,6 +199,9 @@ def find_matching_volume(
         if selector is not None and not selector.matches(meta(pv).get("labels") or {}):
             continue
         if volume_class(pv) != wanted_class or not reachable or not _access_modes_fit(pvc, pv):
+            continue
+        # VolumeAttributesClass is GA: a claim only takes a volume of the same attributes class.
+        if (spec(pv).get("volumeAttributesClassName") or "") != (spec(pvc).get("volumeAttributesClassName") or ""):
             continue
         if smallest is None or smallest_size > size:
             smallest, smallest_size = pv, size

@@ -554,3 +554,15 @@ def test_reserve_assumes_bindings_in_the_snapshot():
     assert selected["volume.kubernetes.io/selected-node"] == "node1"
     # The informer's objects are left as they were.
     assert "claimRef" not in PV_NODE1A["spec"]
+
+
+def test_a_volume_of_another_attributes_class_does_not_match():
+    # FindMatchingVolume with VolumeAttributesClass (GA): the claim's and the volume's classes must agree.
+    gold = {**PV_NODE1A, "spec": {**PV_NODE1A["spec"], "volumeAttributesClassName": "gold"}}
+    pod = claim_pod("unbound-pvc", name="test-pod")
+    _, filters, _ = run(pod, [node("node1", nodeKey="node1")], [UNBOUND], [gold])
+    assert filters == [(UNRESOLVABLE, (BIND_CONFLICT,))]
+    wants_gold = {**UNBOUND, "spec": {**UNBOUND["spec"], "volumeAttributesClassName": "gold"}}
+    _, filters, state = run(pod, [node("node1", nodeKey="node1")], [wants_gold], [gold])
+    assert filters == [OK]
+    assert chosen(pod, state, "node1") == ([("unbound-pvc", "pv-node1a")], [])
