@@ -8,8 +8,10 @@ end and check it through the API.
 
 from __future__ import annotations
 
+from .autoscaling import AUTOSCALING
 from .crash_loop import CRASH_LOOP
 from .daemonset import DAEMON_SETS
+from .drain import DRAIN
 from .jobs import JOBS
 from .manifests import deployment, filler
 from .preemption import PREEMPTION
@@ -659,4 +661,5 @@ LESSONS: tuple[Lesson, ...] = (
     SCALE_AND_ROLLOUT, NODE_FAILURE, SERVICE, DAEMON_SETS, CRASH_LOOP,
     JOBS, STATEFUL_SETS,
     PREEMPTION,
+    DRAIN, AUTOSCALING,
 )

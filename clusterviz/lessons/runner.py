@@ -19,10 +19,11 @@ from django.utils import translation
 
 from clusterviz.api import codec, errors, resources
 from clusterviz.api.bootstrap import node_object
-from clusterviz.api.client import Client, resource_for
+from clusterviz.api.client import Client, find_resource, path_for, resource_for
 from clusterviz.api.cluster_ca import ROOT_CA_CONFIG_MAP
 from clusterviz.api.component import SimSettings
-from clusterviz.controllers.util import new_controller_ref
+from clusterviz.api.metrics import LOAD_ANNOTATION
+from clusterviz.controllers.util import controller_ref, new_controller_ref
 from clusterviz.kubelet import images
 from clusterviz.sim import registry
 from clusterviz.sim.api_group import TIMINGS
@@ -36,12 +37,15 @@ INSTANTIATE_ANNOTATION = "cronjob.kubernetes.io/instantiate"
 NAMESPACE = "default"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 # What a reset removes (in every namespace); what every cluster has of its own stays (see _kept).
-WORKLOADS = ("cronjobs", "jobs", "deployments", "replicasets", "replicationcontrollers", "daemonsets", "statefulsets", "controllerrevisions",
+WORKLOADS = ("horizontalpodautoscalers", "poddisruptionbudgets", "cronjobs", "jobs", "deployments", "replicasets", "replicationcontrollers", "daemonsets", "statefulsets", "controllerrevisions",
              "services", "endpoints", "configmaps", "secrets", "serviceaccounts", "pods", "events", "schedulingdecisions",
              "priorityclasses", "persistentvolumeclaims", "persistentvolumes")
 # The node actions of a script, as the page's node actions name them.
 NODE_ACTIONS = {"label": "label", "unlabel": "unlabel", "taint": "taint", "untaint": "untaint",
                 "cordon": "cordon", "uncordon": "uncordon", "stop-kubelet": "stop", "start-kubelet": "start"}
+# kubectl drain tries an eviction its PodDisruptionBudget refused again after 5 s; here it gives up after 5 minutes.
+EVICTION_RETRY_SECONDS = 5.0
+EVICTION_ATTEMPTS = 60
 # When another process runs the engine, quiet is seen through the simulations API: polled in wall-clock time.
 SETTLE_POLL_SECONDS = 0.5
 SETTLE_POLLS = 60
@@ -204,6 +208,8 @@ async def _perform(client: Client, action: Action, manifest: str) -> str:
         name = action.target.removeprefix("pod/")
         await client.delete("pods", name, NAMESPACE)
         return f'pod "{name}" deleted'
+    if action.kind == "drain":
+        return await _drain(client, action.node)
     resource, name = _workload(action.target)
     if action.kind == "scale":
         try:
@@ -226,7 +232,46 @@ async def _perform(client: Client, action: Action, manifest: str) -> str:
         return f"{resource.noun}/{name} patched"
     if action.kind == "create-job":
         return await _job_from(client, resource, name, action.value)
+    if action.kind == "set-load":
+        await client.patch(resource.key, name, {"metadata": {"annotations": {LOAD_ANNOTATION: action.value}}}, NAMESPACE)
+        return f"{resource.noun}/{name} annotated"
     raise InputError(f"unknown action {action.kind}")
+
+
+async def _drain(client: Client, node: str) -> str:
+    """``kubectl drain NODE --ignore-daemonsets``: cordon, then evict each of its Pods through ``pods/eviction``;
+    an eviction its PodDisruptionBudget refuses (429) is tried again, so the drain waits for the budget."""
+    current = await client.get("nodes", node)
+    lines = [f"node/{node} already cordoned" if (current.get("spec") or {}).get("unschedulable") else f"node/{node} cordoned"]
+    await client.patch("nodes", node, {"spec": {"unschedulable": True}})
+    on_node = (await client.list("pods", field_selector=f"spec.nodeName={node}"))["items"]
+    daemons = [p for p in on_node if (controller_ref(p) or {}).get("kind") == "DaemonSet"]
+    evicted = [p for p in on_node if p not in daemons]
+    if daemons:
+        names = ", ".join(f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in daemons)
+        lines.append(f"Warning: ignoring DaemonSet-managed Pods: {names}")
+    lines += [f"evicting pod {p['metadata']['namespace']}/{p['metadata']['name']}" for p in evicted]
+    for pod in evicted:
+        namespace, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        eviction = {"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": name, "namespace": namespace}}
+        for _attempt in range(EVICTION_ATTEMPTS):
+            try:
+                await client.request("POST", path_for(find_resource("pods"), namespace, name, "eviction"), payload=eviction)
+            except errors.StatusError as exc:
+                if exc.code == 404:
+                    break  # gone already
+                if exc.code != 429:
+                    raise
+                lines.append(f'error when evicting pods/"{name}" -n "{namespace}" (will retry after 5s): {exc.message}')
+                await asyncio.sleep(EVICTION_RETRY_SECONDS)  # wall-clock: kubectl waits in real time
+                continue
+            break
+        else:
+            raise InputError(f'unable to drain node "{node}" due to error: error when evicting pods/"{name}" -n '
+                             f'"{namespace}": global timeout reached: 5m0s')
+        lines.append(f"pod/{name} evicted")
+    lines.append(f"node/{node} drained")
+    return "\n".join(lines)
 
 
 async def _job_from(client: Client, resource: resources.Resource, name: str, job: str) -> str:

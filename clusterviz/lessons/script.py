@@ -15,12 +15,13 @@ from typing import Any
 
 import yaml
 
+from clusterviz.api.metrics import LOAD_ANNOTATION
 from clusterviz.kubelet.nodes import ANNOTATION as KUBELET_ANNOTATION
 
 # What a script's buttons can do, each one kubectl command (see Action.arguments).
 ACTION_KINDS = frozenset({
     "apply", "label", "unlabel", "taint", "untaint", "cordon", "uncordon", "stop-kubelet", "start-kubelet",
-    "scale", "set-image", "delete-pod", "create-job", "suspend",
+    "scale", "set-image", "delete-pod", "create-job", "suspend", "set-load", "drain",
 })
 # What kubectl patch sends to suspend a CronJob.
 SUSPEND_PATCH = '{"spec":{"suspend":true}}'
@@ -36,7 +37,8 @@ class Action:
     class would type (``myapp.yaml``). ``value`` is kubectl's argument:
     ``disktype=ssd`` (label), ``disktype`` (unlabel), ``key=value:NoSchedule``
     (taint), ``key:NoSchedule`` (untaint), ``5`` (scale), ``myapp=soscscs/myapp:v2``
-    (set-image), ``tick-now`` (create-job: the Job's name; the target is ``cronjob/tick``).
+    (set-image), ``tick-now`` (create-job: the Job's name; the target is ``cronjob/tick``), ``600m``
+    (set-load: the CPU the workload's Pods use together; the target is ``deployment/web``).
     ``manifest`` is what an ``apply`` of a file other than the lesson's manifest applies.
     """
 
@@ -84,6 +86,10 @@ class Action:
             return ["create", "job", self.value, f"--from={self.target}"]
         if kind == "suspend":
             return ["patch", self.target, "-p", SUSPEND_PATCH]
+        if kind == "set-load":
+            return ["annotate", self.target, f"{LOAD_ANNOTATION}={self.value}", "--overwrite"]
+        if kind == "drain":
+            return ["drain", node, "--ignore-daemonsets"]
         raise ValueError(f"unknown action kind {kind!r}")
 
 
