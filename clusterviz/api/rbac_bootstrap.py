@@ -5,8 +5,10 @@ the user-facing admin, edit and view (aggregated from their ``system:aggregate-t
 parts), and what any caller may do (system:basic-user, system:discovery,
 system:public-info-viewer). The classroom's rules are stated the same way: teachers
 (the ``clusterviz:teachers`` group) are cluster-admin everywhere, and a student is
-cluster-admin of their own sandbox (``sandbox_owner_binding``). Nothing here decides
-a request: ``classroom.access`` does, and these objects say what it decides.
+cluster-admin of their own sandbox (``sandbox_owner_binding``), and a class's students
+(all callers, for a public class) may read its demo (``class_readers_binding``, with
+``clusterviz:reader``: get, list and watch on everything). Nothing here decides a
+request: ``classroom.access`` does, and these objects say what it decides.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ API_VERSION: Final = f"{GROUP}/v1"
 BOOTSTRAP_LABELS: Final = {"kubernetes.io/bootstrapping": "rbac-defaults"}
 AUTOUPDATE: Final = {"rbac.authorization.kubernetes.io/autoupdate": "true"}
 READ: Final = ["get", "list", "watch"]
+READER: Final = "clusterviz:reader"
+CLASS_READERS: Final = "clusterviz:class-readers"
 WRITE: Final = ["create", "delete", "deletecollection", "patch", "update"]
 
 
@@ -118,7 +122,20 @@ def builtin_objects() -> list[dict[str, Any]]:
         cluster_role_binding("system:public-info-viewer", "system:public-info-viewer", [authenticated, unauthenticated]),
         # The classroom's first rule: a teacher may write every cluster.
         cluster_role_binding(TEACHERS_GROUP, "cluster-admin", [_subject("Group", TEACHERS_GROUP)], builtin=False),
+        {"apiVersion": API_VERSION, "kind": "ClusterRole", "metadata": {"name": READER},
+         "rules": [_rule(["*"], ["*"], READ)]},
     ]
+
+
+def class_readers_binding(public: bool) -> dict[str, Any]:
+    """The classroom's rule for a class's demo: its students read it (each added as they join), anybody if public."""
+    everybody = [_subject("Group", "system:authenticated"), _subject("Group", "system:unauthenticated")]
+    return cluster_role_binding(CLASS_READERS, READER, everybody if public else [], builtin=False)
+
+
+def reader_subject(username: str) -> dict[str, Any]:
+    """A student, as the demo's readers binding names them."""
+    return _subject("User", username)
 
 
 def sandbox_owner_binding(username: str) -> dict[str, Any]:

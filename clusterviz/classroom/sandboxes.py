@@ -7,9 +7,10 @@ import secrets
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 
+from clusterviz.api import errors
 from clusterviz.api.bootstrap import create_cluster
 from clusterviz.api.client import Client
-from clusterviz.api.rbac_bootstrap import sandbox_owner_binding
+from clusterviz.api.rbac_bootstrap import CLASS_READERS, class_readers_binding, reader_subject, sandbox_owner_binding
 from clusterviz.lessons import BY_SLUG, Lesson, runner
 from clusterviz.store.models import Cluster
 
@@ -39,6 +40,8 @@ async def create_classroom(slug: str, title: str, teacher: User, preset: str, pu
     classroom = await Classroom.objects.acreate(
         slug=slug, title=title, teacher=teacher, demo=demo, preset=preset, public=public
     )
+    # The classroom's rule for the demo, as RBAC states it: the class's students (or anybody) read it.
+    await Client(demo.name, "kube-apiserver", simulated=False).create(class_readers_binding(public))
     forget_ownership(demo.name)
     await runner.load(demo.name, lesson)
     return classroom
@@ -49,11 +52,36 @@ async def create_sandbox(classroom: Classroom, student: str) -> Sandbox:
     cluster = await _new_cluster(classroom.slug)
     sandbox = await Sandbox.objects.acreate(classroom=classroom, cluster=cluster, student=student)
     # The classroom's rule for a sandbox, as RBAC states it: its student is its admin.
-    await Client(cluster.name, "kube-apiserver", simulated=False).create(
-        sandbox_owner_binding(identity.student(sandbox).username))
+    username = identity.student(sandbox).username
+    await Client(cluster.name, "kube-apiserver", simulated=False).create(sandbox_owner_binding(username))
+    demo = await Cluster.objects.filter(demo_of=classroom).values_list("name", flat=True).afirst()
+    if demo is not None:  # a class whose demo was deleted has no demo to read
+        await _add_reader(demo, username)
     forget_ownership(cluster.name)
     await runner.load(cluster.name, lesson_of(classroom.preset))
     return sandbox
+
+
+async def _add_reader(demo: str, username: str, attempts: int = 5) -> None:
+    """The student joins the demo's readers binding (a class made before it had one gets it now).
+
+    Students join at once: each adds itself to the binding it read, and reads again if another got there first.
+    """
+    client = Client(demo, "kube-apiserver", simulated=False)
+    for _ in range(attempts):
+        binding = await client.get_or_none("clusterrolebindings", CLASS_READERS)
+        if binding is None:
+            binding = class_readers_binding(False)
+        subjects = [*(binding.get("subjects") or []), reader_subject(username)]
+        try:
+            if "resourceVersion" in binding.get("metadata", {}):
+                await client.update({**binding, "subjects": subjects})
+            else:
+                await client.create({**binding, "subjects": subjects})
+            return
+        except errors.StatusError as exc:
+            if exc.code != 409:
+                raise
 
 
 async def push_preset(classroom: Classroom, preset: str) -> int:

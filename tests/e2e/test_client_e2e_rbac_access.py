@@ -136,3 +136,11 @@ def test_a_rolebinding_grants_a_student_what_the_classroom_does_not(teacher: Run
     assert teacher("delete", "rolebinding", "ann-edits", server=demo).returncode == 0
     again = ann("delete", "configmap", "notes", server=demo)
     assert 'User "student:Ann" cannot delete resource "configmaps"' in again.stderr
+
+
+def test_the_demos_readers_binding_names_each_student_who_joined(teacher: Run, classroom: dict[str, str]):
+    listed = teacher("get", "clusterrolebinding", "clusterviz:class-readers", "-o", "wide", server=classroom["demo"])
+    row = listed.stdout.splitlines()[1]
+    assert re.search(r"^clusterviz:class-readers\s+ClusterRole/clusterviz:reader\s+\S+\s+student:Ann\s*$", row), listed
+    reader = teacher("get", "clusterrole", "clusterviz:reader", "-o", "jsonpath={.rules}", server=classroom["demo"])
+    assert reader.stdout == '[{"apiGroups":["*"],"resources":["*"],"verbs":["get","list","watch"]}]'
