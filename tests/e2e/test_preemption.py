@@ -165,3 +165,32 @@ def test_a_full_cluster_makes_room_for_a_pod_of_higher_priority(kubectl: Kubectl
     wide = ok(kubectl("get", "pod", "checkout", "-o", "wide"))
     assert cells(wide)[header(wide).index("NODE")] == "node02"
     assert cells(wide)[header(wide).index("NOMINATED NODE")] == "<none>"
+
+
+def test_kubectl_create_priorityclass_one_global_default_and_describe(kubectl: Kubectl, tmp_path: Path):
+    made = ok(kubectl("create", "priorityclass", "everyday", "--value=50", "--global-default",
+                      "--preemption-policy=Never", "--description=most Pods"))
+    assert made.strip() == "priorityclass.scheduling.k8s.io/everyday created"
+    second = kubectl("create", "priorityclass", "another", "--value=60", "--global-default")
+    assert second.stderr.strip() == (
+        'error: failed to create priorityclass: priorityclasses.scheduling.k8s.io "another" is forbidden: '
+        "PriorityClass everyday is already marked as default. Only one default can exist"
+    )
+    described = ok(kubectl("describe", "priorityclass", "everyday"))
+    for line in (r"Name:\s+everyday", r"Value:\s+50", r"GlobalDefault:\s+true", r"PreemptionPolicy:\s+Never",
+                 r"Description:\s+most Pods"):
+        assert re.search(line, described), line
+    # A Pod naming no class gets the default's name, value and policy; one writing its own priority is refused.
+    ok(kubectl("run", "plain", "--image=nginx:1.27"))
+    spec = json.loads(ok(kubectl("get", "pod", "plain", "-o", "json")))["spec"]
+    assert (spec["priorityClassName"], spec["priority"], spec["preemptionPolicy"]) == ("everyday", 50, "Never")
+    path = tmp_path / "written.yaml"
+    path.write_text(POD.format(name="written", cpu="100m", placement="priority: 7"))
+    refused = kubectl("apply", "-f", str(path))
+    assert refused.stderr.strip() == (
+        f'Error from server (Forbidden): error when creating "{path}": pods "written" is forbidden: the integer '
+        "value of priority (7) must not be provided in pod spec; priority admission controller computed 50 from "
+        "the given PriorityClass name"
+    )
+    ok(kubectl("delete", "pod", "plain", "--wait=false"))
+    ok(kubectl("delete", "priorityclass", "everyday"))
