@@ -73,8 +73,10 @@ class Remaining:
 
 
 def namespaced_resources() -> list[resources.Resource]:
-    """What discovery lists as namespaced and deletable, events last (deleting the rest makes more)."""
-    served = [r for r in resources.RESOURCES if r.namespaced and "delete" in r.verbs and "list" in r.verbs]
+    """What discovery lists as namespaced and deletable, each in its preferred version (a converted view lists the
+    same objects), events last (deleting the rest makes more)."""
+    served = [r for r in resources.RESOURCES
+              if r.namespaced and "delete" in r.verbs and "list" in r.verbs and r.stored_as == r.version]
     return sorted(served, key=lambda r: r.kind == "Event")
 
 
