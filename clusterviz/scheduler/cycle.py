@@ -387,10 +387,18 @@ def schedule(
     filtered = _Filtered(profile, verdicts, n, narrowed)
 
     evaluated = np.zeros(n, bool)
+    nominated_row = table.rows.get(str((info.pod.get("status") or {}).get("nominatedNodeName") or ""))
+    by_nomination = False
     if pre_status is not None:
         evaluated[:] = True
         feasible_rows = np.zeros(0, np.int64)
         processed = 0
+    elif nominated_row is not None and filtered.first[nominated_row] < 0 and not excluded_rows[nominated_row]:
+        # Upstream's evaluateNominatedNode: a Pod that preempted tries its nominated node first, and alone.
+        evaluated[nominated_row] = True
+        feasible_rows = np.array([nominated_row], np.int64)
+        processed = 0
+        by_nomination = True
     else:
         want = num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, global_percentage, len(candidates))
         start = start_index % len(candidates) if len(candidates) else 0
@@ -446,9 +454,15 @@ def schedule(
     else:
         selected = table.names[int(feasible_rows[0])]
         tied = (selected,)
-        tie_break = TieBreak(
-            "single-feasible", tied, (), f"{selected} is the only feasible node; upstream skips scoring."
-        )
+        if by_nomination:
+            tie_break = TieBreak(
+                "nominated-node", tied, (), f"{selected} is the node preemption nominated and it fits; upstream "
+                "tries it first and skips the other nodes."
+            )
+        else:
+            tie_break = TieBreak(
+                "single-feasible", tied, (), f"{selected} is the only feasible node; upstream skips scoring."
+            )
     columns = _columns(
         table, filtered, np.flatnonzero(evaluated), feasible, scored, totals, keep=(table.rows[selected],)
     )

@@ -219,7 +219,8 @@ class TieBreak:
     """How the winner was picked among the nodes sharing the best total.
 
     ``method`` is ``none`` (no feasible node), ``single-feasible`` (chosen without
-    scoring), ``highest-total`` (one node had the best total) or ``reservoir``
+    scoring), ``nominated-node`` (the node an earlier preemption nominated, tried
+    first and alone), ``highest-total`` (one node had the best total) or ``reservoir``
     (upstream's uniform random pick, replayed with a seeded RNG over the tied
     nodes in name order; ``draws`` lists each ``rand.Intn(k)``).
     """

@@ -236,6 +236,11 @@ class Panel:
             return _("%(node)s has the highest total (%(best)d).") % {"node": selected, "best": best}
         if method == "single-feasible":
             return _("%(node)s is the only feasible node; upstream skips scoring.") % {"node": selected}
+        if method == "nominated-node":
+            return _(
+                "%(node)s is the node preemption nominated and it fits; upstream tries it first and skips the other "
+                "nodes."
+            ) % {"node": selected}
         return str(tie.get("text") or "")
 
 
