@@ -4,7 +4,7 @@ A manual volume and a claim of its class are Bound; a claim of the Immediate cla
 provisioned at once; one of the default class ``standard`` (WaitForFirstConsumer) waits with its
 event until a node is selected for it, then is provisioned there; a StatefulSet's volumeClaimTemplates
 make a claim per Pod; ``kubectl apply --prune`` prunes claims; and
-``kubectl describe`` prints each kind.
+``kubectl describe`` prints each kind; ``kubectl explain`` and the official Python client know them.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from kubernetes import client
+
 from tests.conftest import Kubectl
 from tests.e2e import test_control_plane as control_plane
 from tests.e2e.test_control_plane import apply, ok, poll
+from tests.livesim import LiveServer, wait_until
 
 cluster_kubectl = control_plane.cluster_kubectl  # the fixture: a fresh three-node cluster per test
 
@@ -148,3 +151,35 @@ def test_apply_prune_removes_a_claim_left_out(cluster_kubectl: Kubectl, tmp_path
     manifest.write_text(config)
     assert ok(kubectl("apply", "--prune", "-l", "set=demo", *allow, "-f", str(manifest))).splitlines() == [
         "configmap/settings unchanged", "persistentvolumeclaim/scratch pruned"]
+
+
+def test_kubectl_explain_knows_the_storage_kinds(cluster_kubectl: Kubectl) -> None:
+    kubectl = cluster_kubectl
+    assert "FIELD: storageClassName <string>" in ok(kubectl("explain", "pvc.spec.storageClassName"))
+    assert "FIELD: volumeBindingMode <string>" in ok(kubectl("explain", "sc.volumeBindingMode"))
+    assert "GROUP:      storage.k8s.io" in ok(kubectl("explain", "csinodes"))
+
+
+def test_the_python_client_reads_and_writes_claims_and_classes(live: LiveServer) -> None:
+    config = client.Configuration(host=live.cluster_url("demo"))
+    with client.ApiClient(config) as api:
+        core, storage = client.CoreV1Api(api), client.StorageV1Api(api)
+        classes = {c.metadata.name: c for c in storage.list_storage_class().items}
+        assert classes["standard"].volume_binding_mode == "WaitForFirstConsumer"
+        assert classes["fast"].provisioner == "hostpath.csi.clusterviz.io"
+        body = client.V1PersistentVolumeClaim(
+            metadata=client.V1ObjectMeta(name="py-claim"),
+            spec=client.V1PersistentVolumeClaimSpec(
+                access_modes=["ReadWriteOnce"], storage_class_name="fast",
+                resources=client.V1VolumeResourceRequirements(requests={"storage": "1Gi"}),
+            ),
+        )
+        created = core.create_namespaced_persistent_volume_claim("default", body)
+        assert created.status.phase == "Pending" and created.spec.volume_mode == "Filesystem"
+        assert wait_until(lambda: core.read_namespaced_persistent_volume_claim("py-claim", "default").status.phase == "Bound")
+        claimed = core.read_namespaced_persistent_volume_claim("py-claim", "default")
+        volume = core.read_persistent_volume(claimed.spec.volume_name)
+        assert volume.spec.claim_ref.name == "py-claim" and volume.spec.csi.driver == "hostpath.csi.clusterviz.io"
+        csi_nodes = storage.list_csi_node().items
+        assert csi_nodes and all(n.spec.drivers[0].name == "hostpath.csi.clusterviz.io" for n in csi_nodes)
+        core.delete_namespaced_persistent_volume_claim("py-claim", "default")
