@@ -212,7 +212,10 @@ def normalize_with_behavior(
     stabilized, stabilizing = _stabilize_with_behavior(history, current, desired, up, down, now)
     able = stabilizing if stabilized != desired else READY
     replicas, limited = _within_behavior_rate(history, current, stabilized, low, high, up, down, now)
-    return Normalized(replicas, able, limited, replicas != stabilized, replicas != _bounded(desired, low, high))
+    wanted = _bounded(desired, low, high)
+    # A direction whose policy is Disabled never moves: nothing is held back for a later sync.
+    disabled = (up if wanted > replicas else down).get("selectPolicy") == "Disabled"
+    return Normalized(replicas, able, limited, replicas != stabilized, replicas != wanted and not disabled)
 
 
 def _bounded(desired: int, low: int, high: int) -> int:

@@ -107,3 +107,11 @@ def test_scale_events_are_counted_within_their_policy_period():
     # Within the minute, the Pod removed already uses the policy up.
     assert normalize_with_behavior(history, behavior, current=4, desired=2, low=1, high=10, now=25.0).replicas == 4
     assert normalize_with_behavior(history, behavior, current=4, desired=2, low=1, high=10, now=75.0).replicas == 3
+
+
+def test_a_disabled_direction_holds_nothing_back():
+    behavior = {"scaleDown": policies(("Pods", 1, 15), select="Disabled", window=0)}
+    history = History()
+    history.record_initial(5, 0.0)
+    result = normalize_with_behavior(history, behavior, current=5, desired=2, low=1, high=10, now=10.0)
+    assert (result.replicas, result.limited[0]) == (5, "ScaleDownLimit") and not result.held
