@@ -6,9 +6,11 @@ Pod's claims counts as one volume of its CSI driver: the bound volume's
 StorageClass's provisioner with a handle made up for the claim. Volumes already
 used by the node's Pods count once each; the Pod's new ones are added and compared
 with the driver's ``allocatable.count`` in the node's CSINode (or an
-``attachable-volumes-csi-<driver>`` entry of the Node's allocatable). In-tree
-volumes migrated to CSI are not translated here, and upstream's count of the node's
-VolumeAttachments is always zero here: nothing in the simulation attaches volumes.
+``attachable-volumes-csi-<driver>`` entry of the Node's allocatable). An in-tree
+volume that migrates to CSI (an AWS EBS disk, say) makes the plugin run, but counts
+only where the node's CSINode says its migration is on, which no simulated node
+does; and upstream's count of the node's VolumeAttachments is always zero here:
+nothing in the simulation attaches volumes.
 """
 
 from __future__ import annotations
@@ -45,8 +47,25 @@ EXPLANATION_ZH = "每个节点对每种 CSI 驱动只能挂载有限数量的卷
 ATTACH_LIMIT_PREFIX = "attachable-volumes-csi-"
 ATTACHABLE_PREFIX = "attachable-volumes-"
 RESOURCE_NAME_LENGTH_LIMIT = 63
+# In-tree volume types csi-translation-lib migrates to CSI (``IsInlineMigratable``).
+MIGRATABLE_INLINE_SOURCES = (
+    "awsElasticBlockStore",
+    "gcePersistentDisk",
+    "azureDisk",
+    "azureFile",
+    "cinder",
+    "vsphereVolume",
+    "portworxVolume",
+)
 # Upstream draws a random prefix once per scheduler; any fixed text keeps made-up handles apart from real ones.
 UNBOUND_HANDLE_PREFIX = "unbound-claim"
+
+
+def counts_volume(volume: Mapping[str, Any]) -> bool:
+    """A claim, an ephemeral volume or an in-tree volume that migrates to CSI: what this plugin counts."""
+    if volume.get("persistentVolumeClaim") is not None or volume.get("ephemeral") is not None:
+        return True
+    return any(volume.get(source) is not None for source in MIGRATABLE_INLINE_SOURCES)
 
 
 def attach_limit_key(driver: str) -> str:
@@ -158,10 +177,9 @@ class NodeVolumeLimits(BasePlugin):
     explanation = {"en": EXPLANATION_EN, "zh": EXPLANATION_ZH}
 
     def pre_filter(self, state: CycleState, pod: PodInfo) -> tuple[Status, PreFilterResult | None]:
-        """Skip a Pod without claim or ephemeral volumes."""
-        for volume in pod.spec.get("volumes") or []:
-            if volume.get("persistentVolumeClaim") is not None or volume.get("ephemeral") is not None:
-                return Status(), None
+        """Skip a Pod without claim, ephemeral or migratable in-tree volumes."""
+        if any(counts_volume(volume) for volume in pod.spec.get("volumes") or []):
+            return Status(), None
         return Status.skip(), None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
@@ -199,12 +217,11 @@ class NodeVolumeLimits(BasePlugin):
 
 
 def hint_pod_deleted(pod: Any, old: Any, new: Any) -> QueueingHint:
-    """A bound Pod with a claim or ephemeral volume went away."""
+    """A bound Pod with a claim, an ephemeral or a migratable in-tree volume went away."""
     if not old or not storage.spec(old).get("nodeName"):
         return QueueingHint.SKIP
-    for volume in storage.spec(old).get("volumes") or []:
-        if volume.get("persistentVolumeClaim") is not None or volume.get("ephemeral") is not None:
-            return QueueingHint.QUEUE
+    if any(counts_volume(volume) for volume in storage.spec(old).get("volumes") or []):
+        return QueueingHint.QUEUE
     return QueueingHint.SKIP
 
 

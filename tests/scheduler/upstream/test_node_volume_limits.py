@@ -319,6 +319,13 @@ def test_skip_filter_when_the_pod_only_uses_secrets_and_configmaps():
     assert run(ONLY_CONFIGMAP_AND_SECRET, [], "csinode", 2, [EBS]) == (SKIP, None)
 
 
+def test_an_inline_migratable_volume_runs_the_filter_but_counts_only_with_migration_on():
+    # "nil csi node" and "should not count ... if migration is not enabled": no simulated CSINode migrates EBS.
+    inline = pod("inline", volumes=({"name": "ebs", "awsElasticBlockStore": {"volumeID": "aws-inline1"}},))
+    assert run(inline, [CSI_EBS_TWO_VOL], "csinode", 2, [EBS]) == (OK, OK)
+    assert run(inline, [], "none", 2, [EBS]) == (OK, OK)
+
+
 def test_node_allocatable_limit_without_csinode():
     # getVolumeLimits: a Node's attachable-volumes-csi-<driver> allocatable counts when no CSINode lists it.
     pvs, pvcs = fixtures([EBS])
@@ -342,6 +349,12 @@ def test_node_allocatable_limit_without_csinode():
     [
         pytest.param(
             pod("deleted", "placeholder"), True, QueueingHint.QUEUE, id="return a Queue when a deleted pod has a PVC"
+        ),
+        pytest.param(
+            pod("deleted", volumes=({"name": "ebs", "awsElasticBlockStore": {}},)),
+            True,
+            QueueingHint.QUEUE,
+            id="return a Queue when a deleted pod has a inline migratable volume",
         ),
         pytest.param(
             pod("deleted"), True, QueueingHint.SKIP, id="return a QueueSkip when a deleted pod doesn't have any volume"
