@@ -7,6 +7,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 
+from clusterviz.kubelet import csi_node
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
@@ -117,7 +118,9 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
     for obj in builtin_objects():
         await client.create(obj)
     for i in range(1, nodes + 1):
-        await client.create(node_object(f"node{i:02d}", i, cpu, memory, pods))
+        node = await client.create(node_object(f"node{i:02d}", i, cpu, memory, pods))
+        # Registered by its kubelet's CSI driver before anyone looks, as the node itself.
+        await client.create(csi_node.csi_node(node))
     return True
 
 

@@ -1,7 +1,8 @@
 """Keeping the trace and the clock: delivered messages are saved in batches, the clock with them.
 
 One flusher per event loop saves every engine of that loop in one transaction a second, so a
-class of 100 idle clusters costs one small write a second, not a hundred.
+class of 100 idle clusters costs one small write a second, not a hundred; a clock with no
+messages is saved only every CLOCK_SAVE_SECONDS.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from clusterviz.store import kv, loops
@@ -32,6 +33,8 @@ _buffers: weakref.WeakKeyDictionary[Engine, list[Message]] = weakref.WeakKeyDict
 # The engines of each event loop, saved together by that loop's one flusher.
 _attached: dict[asyncio.AbstractEventLoop, weakref.WeakSet[Engine]] = {}
 _flushers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+# The simulated time each engine's row last had written.
+_saved_clock: weakref.WeakKeyDictionary[Engine, float] = weakref.WeakKeyDictionary()
 
 Batch = tuple[str, list[Message], dict[str, Any]]
 
@@ -85,7 +88,7 @@ async def saved_modes(clusters: list[str]) -> dict[str, tuple[str, float]]:
 
 
 def _write(batches: list[Batch]) -> None:
-    """Every engine's messages and clock in one transaction."""
+    """Every engine's messages and clock in one transaction, the clocks as one prepared UPDATE."""
     with kv.exclusive(), transaction.atomic():
         rows = [
             FlowMessage(cluster=cluster, seq=m.seq, time=m.time, sender=m.sender, to=m.to, verb=m.verb,
@@ -95,9 +98,24 @@ def _write(batches: list[Batch]) -> None:
         ]
         if rows:
             FlowMessage.objects.bulk_create(rows, ignore_conflicts=True)
-        for cluster, _, state in batches:
-            if not Simulation.objects.filter(cluster=cluster).update(**state):
-                Simulation.objects.create(cluster=cluster, **state)
+        clocks = [(state["time"], state["last_seq"], cluster) for cluster, _, state in batches]
+        with connection.cursor() as cursor:
+            cursor.executemany(_SAVE_CLOCK, clocks)
+            changed = cursor.rowcount
+        if changed != len(clocks):
+            # An engine whose row went (its cluster was reset meanwhile): made again, as before.
+            known = set(Simulation.objects.filter(cluster__in=[c for _, _, c in clocks]).values_list("cluster", flat=True))
+            for cluster, _, state in batches:
+                if cluster not in known:
+                    Simulation.objects.create(cluster=cluster, **state)
+
+
+_SAVE_CLOCK = (
+    f'UPDATE "{Simulation._meta.db_table}" SET "time" = %s, "last_seq" = %s WHERE "cluster" = %s'
+)
+# A live clock with nothing else new is saved this often (its moments are epoch + time, so a restart that
+# reads a slightly older time loses only this much of a quiet cluster's history).
+CLOCK_SAVE_SECONDS = 10.0
 
 
 def _take(engine: Engine) -> Batch:
@@ -112,6 +130,8 @@ async def save_all(engines: list[Engine]) -> None:
     batches = [_take(engine) for engine in engines]
     try:
         await in_writer_thread(_write)(batches)
+        for engine, (_, _, state) in zip(engines, batches, strict=True):
+            _saved_clock[engine] = state["time"]
     except kv.StoreUnavailable:
         for engine, (_, taken, _) in zip(engines, batches, strict=True):
             buffer = _buffers.get(engine)
@@ -145,7 +165,7 @@ async def _flush_forever(loop: asyncio.AbstractEventLoop) -> None:
     """Save every engine of this loop with news (messages, or a live clock) in one transaction per round."""
     while _attached.get(loop):
         await asyncio.sleep(FLUSH_SECONDS)  # wall-clock: persistence batching, not simulated time
-        due = [e for e in list(_attached.get(loop, ())) if _buffers.get(e) or e.mode == "live"]
+        due = [e for e in list(_attached.get(loop, ())) if _buffers.get(e) or _clock_due(e)]
         if not due:
             continue
         try:
@@ -154,6 +174,12 @@ async def _flush_forever(loop: asyncio.AbstractEventLoop) -> None:
             pass  # the database is briefly away; the buffers are written at the next flush
         except Exception:  # noqa: BLE001 - one bad round must not end persistence for every cluster
             log.exception("could not save the engines' traces")
+
+
+def _clock_due(engine: Engine) -> bool:
+    """A live clock that has moved on by CLOCK_SAVE_SECONDS since it was last saved."""
+    saved = _saved_clock.get(engine)
+    return engine.mode == "live" and (saved is None or engine.now - saved >= CLOCK_SAVE_SECONDS)
 
 
 def saved_messages(cluster: str, since_seq: int, limit: int) -> list[dict[str, Any]]:
