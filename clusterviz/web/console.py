@@ -30,11 +30,18 @@ TABLE_MIN_WIDTH, TABLE_PADDING = 6, 3
 # --- printing as kubectl prints -------------------------------------------------------------------
 
 
+def _cell(value: Any) -> str:
+    """A Table cell as kubectl prints it: nothing for null, Go's true and false for booleans."""
+    if value is None:
+        return ""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def print_table(table: dict[str, Any], wide: bool) -> list[str]:
     """A ``meta.k8s.io/v1`` Table as ``kubectl get`` prints it (``wide``: with the priority-1 columns)."""
     shown = [i for i, c in enumerate(table["columnDefinitions"]) if wide or not c.get("priority")]
     header = [table["columnDefinitions"][i]["name"].upper() for i in shown]
-    rows = [[("" if row["cells"][i] is None else str(row["cells"][i])) for i in shown] for row in table["rows"]]
+    rows = [[_cell(row["cells"][i]) for i in shown] for row in table["rows"]]
     return tabwrite([header, *rows], TABLE_PADDING, TABLE_MIN_WIDTH)
 
 

@@ -26,6 +26,7 @@ from .describe_batch import describe_cron_job, describe_job
 from .describe_config import describe_config_map, describe_secret, describe_service_account
 from .describe_daemonset import describe_daemon_set
 from .describe_disruption import describe_pod_disruption_budget
+from .describe_scheduling import describe_priority_class
 from .describe_statefulset import describe_stateful_set
 from .describe_storage import describe_persistent_volume, describe_persistent_volume_claim, describe_storage_class
 from .language import beside_upstream, refused
@@ -41,6 +42,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "statefulsets": (gettext_lazy("StatefulSets"), ("statefulsets", "controllerrevisions")),
     "jobs": (gettext_lazy("Jobs + CronJobs"), ("jobs", "cronjobs")),
     "poddisruptionbudgets": (gettext_lazy("PodDisruptionBudgets"), ("poddisruptionbudgets",)),
+    "priorityclasses": (gettext_lazy("PriorityClasses"), ("priorityclasses",)),
     "horizontalpodautoscalers": (gettext_lazy("HorizontalPodAutoscalers"), ("horizontalpodautoscalers",)),
     "storage": (gettext_lazy("PersistentVolumeClaims + PersistentVolumes + StorageClasses"),
                 ("persistentvolumeclaims", "persistentvolumes", "storageclasses")),
@@ -116,7 +118,8 @@ def object_table(plural: str, table: dict[str, Any]) -> ObjectTable:
     for row in table["rows"]:
         meta = (row.get("object") or {}).get("metadata") or {}
         namespace = str(meta.get("namespace", ""))
-        cells = ([namespace] if namespaced else []) + row["cells"]
+        # A boolean cell prints as kubectl's Go formatting does: true, false.
+        cells = ([namespace] if namespaced else []) + [str(c).lower() if isinstance(c, bool) else c for c in row["cells"]]
         if plural == "events":
             cells[message] = beside_upstream(str(cells[message]))
         rows.append(Row(namespace, str(meta.get("name", "")), list(zip(cells, identifiers, strict=True))))
@@ -163,6 +166,8 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describe_cron_job(obj)
         elif plural == "poddisruptionbudgets":
             text = describe_pod_disruption_budget(obj)
+        elif plural == "priorityclasses":
+            text = describe_priority_class(obj)
         elif plural == "horizontalpodautoscalers":
             text = describe_horizontal_pod_autoscaler(obj)
         elif plural == "persistentvolumes":
