@@ -4,7 +4,9 @@ import pytest
 
 from clusterviz.web.describe_autoscaling import describe_horizontal_pod_autoscaler
 from tests.web.test_actions import act, deployment
+from tests.web.test_language import chinese_page, names_in
 from tests.web.test_objects import KUBECTL, get, headings, rows
+from tests.web.untranslated import untranslated_english
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,6 +63,7 @@ async def test_the_load_knob_sets_the_annotation_and_the_autoscaler_follows(sim,
 
 async def test_a_load_that_is_not_a_quantity_is_refused_and_nothing_changes(sim, async_client):
     await KUBECTL.create(loaded_deployment())
+    await sim.engine.until_settled()
     before = await KUBECTL.get("deployments", "web", "default")
     reply = await act(async_client, "/c/demo/workloads/deployments/default/web", action="load", load="lots")
     assert "the load must be an amount of CPU" in reply
@@ -92,3 +95,14 @@ def test_describe_lines_up_like_kubectls():
     assert "Deployment pods:    2 current / 2 desired" in text
     assert text[-3:] == ["  Type         Status  Reason            Message", "  ----         ------  ------            -------",
                          "  AbleToScale  True    ReadyForNewScale  recommended size matches current size"]
+
+
+async def test_the_panels_read_in_chinese(sim, async_client):
+    await KUBECTL.create(loaded_deployment())
+    await KUBECTL.create(autoscaler())
+    await sim.engine.until_settled()
+    names = await names_in("demo") | {"web"}
+    for tab, describe in (("deployments", "deployments/default/web"),
+                          ("horizontalpodautoscalers", "horizontalpodautoscalers/default/web")):
+        panel = await chinese_page(async_client, f"/c/demo/objects?tab={tab}&describe={describe}")
+        assert untranslated_english(panel, names) == []
