@@ -383,6 +383,11 @@ async def _write_update(
         new = strategy.prepare_for_update(resource, old, new)
         await _admit_priority(cid, resource.kind, new, old)
     new = validated(resource, new, old)
+    if resource.kind == "PersistentVolumeClaim" and rp.sub != "status":
+        classes, _ = await _list(cid, "storageclasses.storage.k8s.io", None)
+        refusal = storageclass.resize_refusal(new, old, classes)
+        if refusal is not None:
+            raise errors.forbidden_resource(resource.plural, resource.group, rp.name, refusal)
     if req.query.get("dryRun"):
         new["metadata"]["resourceVersion"] = str(resource_version(old))
         return new

@@ -32,6 +32,6 @@ def built_in_storage_classes() -> list[dict[str, Any]]:
             "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
             "metadata": {"name": "fast"},
             "provisioner": DRIVER, "parameters": {TOPOLOGY_PARAMETER: ZONE}, "reclaimPolicy": "Delete",
-            "volumeBindingMode": "Immediate", "allowVolumeExpansion": True,
+            "volumeBindingMode": "Immediate",
         },
     ]

@@ -168,3 +168,15 @@ def test_a_csi_node_names_each_driver_once_with_a_node_id():
     ]
     moved = {**node, "spec": {"drivers": [{**node["spec"]["drivers"][0], "nodeID": "elsewhere"}]}}
     assert messages("CSINode", moved, node) == ['spec.drivers[0].nodeID: Invalid value: "elsewhere": field is immutable']
+
+
+def test_a_claim_grows_only_when_bound_and_its_class_allows_expansion():
+    from clusterviz.api.admission.storageclass import resize_refusal
+
+    old = {**claim(storageClassName="fast"), "status": {"phase": "Bound"}}
+    grown = claim(storageClassName="fast", resources={"requests": {"storage": "2Gi"}})
+    refused = "only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize"
+    assert resize_refusal(grown, old, [storage_class()]) == refused
+    assert resize_refusal(grown, old, [storage_class(allowVolumeExpansion=True)]) is None
+    assert resize_refusal(grown, {**old, "status": {"phase": "Pending"}}, []) == "Only bound persistent volume claims can be expanded"
+    assert resize_refusal(old, old, []) is None
