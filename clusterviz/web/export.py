@@ -32,6 +32,8 @@ EXPORTED = (
     "daemonsets",
     "statefulsets",
     "pods",
+    "poddisruptionbudgets",
+    "horizontalpodautoscalers",
 )
 SYSTEM_NAMESPACES = {"default", "kube-system", "kube-public", "kube-node-lease"}
 SERVER_FIELDS = (
