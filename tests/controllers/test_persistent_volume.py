@@ -168,3 +168,29 @@ async def test_a_bound_claim_whose_volume_is_deleted_is_lost(cluster: Cluster) -
     assert (await get(cluster, "persistentvolumeclaims", "data"))["status"]["phase"] == "Lost"
     [event] = await cluster.events("ClaimLost")
     assert event["message"] == "Bound claim has lost its PersistentVolume. Data on the volume is lost!"
+
+
+async def test_a_claim_naming_its_volume_binds_to_it_or_says_why_not(cluster: Cluster) -> None:
+    await cluster.kubectl.create(volume("big", "10Gi"))
+    await cluster.kubectl.create(volume("small", "100Mi"))
+    await cluster.kubectl.create(claim(storageClassName="manual", volumeName="big"))
+    await cluster.kubectl.create(claim("cramped", storageClassName="manual", volumeName="small"))
+    await cluster.settle()
+    assert (await get(cluster, "persistentvolumeclaims", "data"))["status"]["phase"] == "Bound"
+    assert (await get(cluster, "persistentvolumes", "big"))["spec"]["claimRef"]["name"] == "data"
+    assert (await get(cluster, "persistentvolumeclaims", "cramped"))["status"]["phase"] == "Pending"
+    [event] = await cluster.events("VolumeMismatch")
+    assert (event["type"], event["message"]) == ("Warning", 'Cannot bind to requested volume "small": requested PV is too small')
+
+
+async def test_a_volume_reserved_for_a_claim_by_name_binds_only_that_claim(cluster: Cluster) -> None:
+    await cluster.kubectl.create(volume("reserved", claimRef={"namespace": "default", "name": "mine"}))
+    await cluster.kubectl.create(claim("other", storageClassName="manual"))
+    await cluster.settle()
+    assert (await get(cluster, "persistentvolumes", "reserved"))["status"]["phase"] == "Available"
+    assert (await get(cluster, "persistentvolumeclaims", "other"))["status"]["phase"] == "Pending"
+    await cluster.kubectl.create(claim("mine", storageClassName="manual"))
+    await cluster.settle()
+    mine = await get(cluster, "persistentvolumeclaims", "mine")
+    assert mine["status"]["phase"] == "Bound" and mine["spec"]["volumeName"] == "reserved"
+    assert (await get(cluster, "persistentvolumes", "reserved"))["spec"]["claimRef"]["uid"] == mine["metadata"]["uid"]
