@@ -398,7 +398,9 @@ async def _write_update(
             old, new, _manager(req), rp.sub, resource.group_version, clock.rfc3339(), has_status=resource.has_status
         )
     held = namespace_held(new) if resource.kind == "Namespace" else new["metadata"].get("finalizers")
-    if new["metadata"].get("deletionTimestamp") and not held and resource.kind != "Pod":
+    # A Pod still given time to terminate goes when its kubelet says so, not before.
+    graceful = resource.kind == "Pod" and int(new["metadata"].get("deletionGracePeriodSeconds") or 0) > 0
+    if new["metadata"].get("deletionTimestamp") and not held and not graceful:
         # The last finalizer is gone: the deletion that waited for it happens now.
         return await store_write(req, rp, "delete", rp.name, _delete, cid, store_key(rp), resource_version(old))
     verb = "update" if req.method == "PUT" else "patch"

@@ -22,9 +22,10 @@ failed, or deleted by someone else while running), then decides:
   failures before making new ones.
 
 The status (active, ready, terminating, succeeded, failed, completedIndexes,
-conditions, start and completion times) is written when it changed. Unlike
-upstream, finished Pods are not held by a tracking finalizer: the counts are
-kept in the Job's status and the Pods already counted are remembered here.
+conditions, start and completion times) is written when it changed; then the
+Pods it counted lose their tracking finalizer (job_tracking.py), which held a
+finished or deleted Pod until then. A running Pod that someone else deletes
+counts as failed once it is terminating.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 
-from . import job_index
+from . import job_index, job_tracking
 from .job_failure_policy import POD_FAILURE_POLICY, judge
 from .job_util import (
     BACKOFF_LIMIT_EXCEEDED,
@@ -114,6 +115,7 @@ class JobController:
         self.last_failure: dict[str, float] = {}
         # Pods this controller deleted itself: their going is not a failure.
         self.deleted_by_us: set[str] = set()
+        self.releaser = job_tracking.Releaser(self.client)
         self.jobs.add_handler(Handler(self._job_changed, lambda _old, new: self._job_changed(new), self._job_gone))
         self.pods.add_handler(Handler(self._pod_changed, lambda _old, new: self._pod_changed(new), self._pod_gone))
 
@@ -128,6 +130,9 @@ class JobController:
 
     def _job_gone(self, job: Obj) -> None:
         key, uid = key_of(job), meta(job).get("uid", "")
+        for pod in self.cm.pods_by_owner.get(uid):
+            if job_tracking.tracked(pod):
+                self.worker.add(job_tracking.ORPHAN + key_of(pod))
         self.expectations.forget(key)
         self.written.forget(key)
         for table in (self.counted, self.vanished, self.ignored, self.last_failure):
@@ -141,8 +146,12 @@ class JobController:
         return job if job is not None and meta(job).get("uid") == ref.get("uid") else None
 
     def _pod_changed(self, pod: Obj) -> None:
+        if not job_tracking.tracked(pod):
+            self.releaser.forget(pod)
         job = self._owner(pod)
         if job is None:
+            if job_tracking.tracked(pod) and job_tracking.job_pod(pod):
+                self.worker.add(job_tracking.ORPHAN + key_of(pod))
             return
         key = key_of(job)
         self.expectations.creation_observed(key, key_of(pod))
@@ -151,6 +160,7 @@ class JobController:
         self.worker.add(key)
 
     def _pod_gone(self, pod: Obj) -> None:
+        self.releaser.forget(pod)
         job = self._owner(pod)
         if job is None:
             return
@@ -169,22 +179,33 @@ class JobController:
     # --- sync ---------------------------------------------------------------------------------
 
     async def sync(self, key: str) -> None:
-        """syncJob: count finished Pods, decide the Job's fate or its Pods, write the status."""
+        """syncJob: count finished Pods, decide the Job's fate or its Pods, write the status, then release the
+        Pods it has counted (their tracking finalizer)."""
+        if key.startswith(job_tracking.ORPHAN):
+            await self._release_orphan(key.removeprefix(job_tracking.ORPHAN))
+            return
         job = self.written.fresh(self.jobs.get(key))
         if job is None:
             self.expectations.forget(key)
             return
-        if deleting(job) or is_finished(job):
-            return
         uid = meta(job).get("uid", "")
         pods = self.cm.pods_by_owner.get(uid)
+        if deleting(job) or is_finished(job):
+            # Everything of a finished Job is counted; a deleted Job counts nothing more.
+            await self.releaser.release(pods)
+            return
         counted = self.counted.get(uid)
         if counted is None:
             counted = self.counted[uid] = self._already_counted(job, pods)
         new = [p for p in pods if _phase(p) in TERMINAL and meta(p).get("uid") not in counted]
         for pod in new:
             counted[meta(pod).get("uid", "")] = _phase(pod)
-        failed_now = [p for p in new if _phase(p) == "Failed"] + self.vanished.pop(uid, [])
+        # A running Pod that someone else deletes counts as failed as soon as it is terminating.
+        stopped = [p for p in pods if deleting(p) and _phase(p) not in TERMINAL and meta(p).get("uid") not in counted
+                   and meta(p).get("uid") not in self.deleted_by_us]
+        for pod in stopped:
+            counted[meta(pod).get("uid", "")] = "Failed"
+        failed_now = [p for p in new if _phase(p) == "Failed"] + self.vanished.pop(uid, []) + stopped
         verdicts = [judge(job, p) for p in failed_now]
         for pod, verdict in zip(failed_now, verdicts, strict=True):
             if not verdict.counts:
@@ -217,6 +238,15 @@ class JobController:
         counts["active"] = len(active) + counts.get("created", 0)
         counts["ready"] = sum(1 for p in active if is_pod_ready(p))
         await self._write_status(job, wire_status(job, counts, conditions))
+        await self.releaser.release([
+            p for p in pods if deleting(p) or (_phase(p) in TERMINAL and meta(p).get("uid") in counted)
+        ])
+
+    async def _release_orphan(self, pod_key: str) -> None:
+        """An orphaned Pod (its Job deleted, or another's) loses its tracking finalizer."""
+        pod = self.pods.get(pod_key)
+        if pod is not None and self._owner(pod) is None:
+            await self.releaser.release([pod])
 
     def _already_counted(self, job: Obj, pods: list[Obj]) -> dict[str, str]:
         """After a restart, the finished Pods the Job's status already counts (all of them, if the counts cover them)."""
@@ -224,7 +254,11 @@ class JobController:
         recorded = int_field(status(job), "succeeded") + int_field(status(job), "failed")
         # Failures the podFailurePolicy ignores were never in the counts.
         counting = sum(1 for p in pods if _phase(p) == "Succeeded" or (_phase(p) == "Failed" and judge(job, p).counts))
-        return finished if finished and recorded >= counting else {}
+        if finished and recorded >= counting:
+            return finished
+        # Pods without the tracking finalizer were counted before they were released.
+        released = {meta(p).get("uid", "") for p in pods if not job_tracking.tracked(p)}
+        return {uid: phase for uid, phase in finished.items() if uid in released}
 
     async def _decide(
         self, job: Obj, key: str, active: list[Obj], counts: dict[str, Any], conditions: list[Obj], done: set[int],
@@ -373,9 +407,9 @@ class JobController:
 
     async def _create_pod(self, job: Obj, key: str, index: int | None) -> None:
         if index is None:
-            await self.pod_control.create(job, key)
+            await self.pod_control.create(job_tracking.with_tracking(job), key)
             return
-        owner = indexed_owner(job, index)
+        owner = job_tracking.with_tracking(indexed_owner(job, index))
         if job_index.per_index(job):
             pods = self.cm.pods_by_owner.get(meta(job).get("uid", ""))
             owner["spec"]["template"]["metadata"]["annotations"].update(job_index.annotations_for(job, pods, index))
