@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from clusterviz.api import clock, errors, resources
@@ -18,6 +19,7 @@ from .cycle import schedule
 from .decision import DecisionRecord
 from .nodeinfo import PodInfo
 from .plugins import RESERVE
+from .plugins.volume_binding import PodVolumes
 from .profile import (
     CONFIG_MAP_KEY,
     CONFIG_MAP_NAME,
@@ -330,7 +332,7 @@ class Scheduler:
             return
         await self._bind(pod, queued, assumed)
 
-    def _reserve_volumes(self, pod: dict[str, Any], node: str) -> Any:
+    def _reserve_volumes(self, pod: dict[str, Any], node: str) -> PodVolumes | None:
         """VolumeBinding's Reserve on the chosen node: what its PreBind must write (None when nothing)."""
         if VOLUME_BINDING not in self.profile.plugins.get(RESERVE, ()):
             return None
@@ -341,7 +343,9 @@ class Scheduler:
             return None
         return volumes
 
-    async def _bind_volumes(self, pod: dict[str, Any], queued: Any, assumed: dict[str, Any], volumes: Any) -> None:
+    async def _bind_volumes(
+        self, pod: dict[str, Any], queued: Any, assumed: dict[str, Any], volumes: PodVolumes
+    ) -> None:
         """VolumeBinding's PreBind, then the Binding; a failure undoes the assumptions and retries the Pod."""
         node = assumed["spec"]["nodeName"]
         node_info = self.snapshot.get(node)
@@ -366,8 +370,9 @@ class Scheduler:
             return
         await self._bind(pod, queued, assumed)
 
-    def _restore(self, plural: str, obj: dict[str, Any], add: Any, remove: Any) -> None:
-        current = self.storage[plural].get(key_of(obj))
+    def _restore(self, plural: str, obj: Mapping[str, Any], add: Any, remove: Any) -> None:
+        """Put the informer's copy of an assumed object back in the snapshot (or drop it if gone)."""
+        current = self.storage[plural].get(key_of(dict(obj)))
         if current is None:
             remove(obj)
         else:
