@@ -180,3 +180,15 @@ def test_a_claim_grows_only_when_bound_and_its_class_allows_expansion():
     assert resize_refusal(grown, old, [storage_class(allowVolumeExpansion=True)]) is None
     assert resize_refusal(grown, {**old, "status": {"phase": "Pending"}}, []) == "Only bound persistent volume claims can be expanded"
     assert resize_refusal(old, old, []) is None
+
+
+def test_a_stateful_sets_claim_templates_follow_the_claim_rules():
+    from tests.controllers.test_statefulset import STATEFUL_SET
+
+    template = {"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "Fast",
+                                                       "resources": {"requests": {"storage": "0"}}}}
+    sts = {**STATEFUL_SET, "spec": {**STATEFUL_SET["spec"], "volumeClaimTemplates": [template]}}
+    found = messages("StatefulSet", apply_defaults("StatefulSet", sts))
+    assert found[0] == 'spec.volumeClaimTemplates[0].spec.resources[storage]: Invalid value: "0": must be greater than zero'
+    assert found[1].startswith('spec.volumeClaimTemplates[0].spec.storageClassName: Invalid value: "Fast": a lowercase')
+    assert len(found) == 2

@@ -1,8 +1,9 @@
 """StatefulSets (apps/v1), as pkg/apis/apps/validation checks them.
 
-volumeClaimTemplates are checked as claims (a name, at least one access
-mode, a storage request), and the template's containers may mount them as
-the volumes the controller gives each Pod.
+volumeClaimTemplates are checked as claims (a name, then the claim spec's
+rules: access modes, a positive storage request, class and volume mode), and
+the template's containers may mount them as the volumes the controller gives
+each Pod.
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ from .meta import (
     validate_object_meta,
     validate_object_meta_update,
 )
+from .storage import validate_claim_spec
 from .workloads import SELECTOR_MISMATCH_MSG, _validate_template_for_controller
 
 POLICIES: Final = ("OrderedReady", "Parallel")
 RETENTION: Final = ["Retain", "Delete"]
-ACCESS_MODES: Final = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"]
-VOLUME_MODES: Final = ["Block", "Filesystem"]
 STATUS_COUNTS: Final = (
     "replicas",
     "readyReplicas",
@@ -105,19 +105,7 @@ def _claim_templates(spec: dict[str, Any], errs: Errors) -> None:
         if not name:
             errs.append(required(child(claim_path, "metadata", "name"), "name or generateName is required"))
         claim_spec = as_dict(claim.get("spec"), child(claim_path, "spec"), errs) or {}
-        modes_path = child(claim_path, "spec", "accessModes")
-        modes = as_list(claim_spec.get("accessModes"), modes_path, errs)
-        if not modes:
-            errs.append(required(modes_path, "at least 1 access mode is required"))
-        for mode in modes or []:
-            if mode not in ACCESS_MODES:
-                errs.append(not_supported(modes_path, mode, ACCESS_MODES))
-        volume_mode = claim_spec.get("volumeMode")
-        if volume_mode is not None and volume_mode not in VOLUME_MODES:
-            errs.append(not_supported(child(claim_path, "spec", "volumeMode"), volume_mode, VOLUME_MODES))
-        requests = dict_or_empty(dict_or_empty(claim_spec.get("resources")).get("requests"))
-        if "storage" not in requests:
-            errs.append(required(f"{child(claim_path, 'spec', 'resources')}[storage]", ""))
+        errs.extend(validate_claim_spec(claim_spec, child(claim_path, "spec")))
 
 
 def _selector_and_template(spec: dict[str, Any], errs: Errors) -> None:

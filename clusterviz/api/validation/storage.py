@@ -174,11 +174,11 @@ def validate_persistent_volume(obj: dict[str, Any], old: dict[str, Any] | None =
     return errs
 
 
-def _storage_request(spec: dict[str, Any], errs: Errors) -> Quantity | None:
+def _storage_request(spec: dict[str, Any], base: str, errs: Errors) -> Quantity | None:
     """resources.requests[storage]: required and greater than zero."""
-    path = "spec.resources[storage]"
-    resources = get_dict(spec, "resources", "spec", errs) or {}
-    requests = get_dict(resources, "requests", "spec.resources", errs) or {}
+    path = f"{child(base, 'resources')}[storage]"
+    resources = get_dict(spec, "resources", base, errs) or {}
+    requests = get_dict(resources, "requests", child(base, "resources"), errs) or {}
     if "storage" not in requests:
         errs.append(required(path, ""))
         return None
@@ -217,17 +217,24 @@ def _quantity(value: Any) -> Quantity | None:
     return quantity_field(value, "", [])
 
 
+def validate_claim_spec(spec: dict[str, Any], path: str) -> Errors:
+    """ValidatePersistentVolumeClaimSpec (a claim's, or a StatefulSet's claim template's at ``path``)."""
+    errs: Errors = []
+    _access_modes(spec, path, "at least 1 access mode is required", errs)
+    if spec.get("selector") is not None:
+        errs.extend(validate_label_selector(spec["selector"], child(path, "selector")))
+    _storage_request(spec, path, errs)
+    _class_and_mode(spec, path, errs)
+    get_opt_str(spec, "volumeName", path, errs)
+    return errs
+
+
 def validate_persistent_volume_claim(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Errors:
     """ValidatePersistentVolumeClaim: access modes, selector, a positive storage request, class and mode."""
     _, errs = validate_object_meta(obj, namespaced=True, name_fn=name_is_dns_subdomain)
     spec = as_dict(obj.get("spec"), "spec", errs)
     if spec is not None:
-        _access_modes(spec, "spec", "at least 1 access mode is required", errs)
-        if spec.get("selector") is not None:
-            errs.extend(validate_label_selector(spec["selector"], "spec.selector"))
-        _storage_request(spec, errs)
-        _class_and_mode(spec, "spec", errs)
-        get_opt_str(spec, "volumeName", "spec", errs)
+        errs.extend(validate_claim_spec(spec, "spec"))
     as_dict(obj.get("status"), "status", errs)
     if old is not None and spec is not None:
         errs.extend(validate_object_meta_update(obj, old))
