@@ -1,4 +1,4 @@
-"""A Job's podFailurePolicy and successPolicy through the real kubectl, on the demo cluster in fast-forward."""
+"""A Job's podFailurePolicy, successPolicy and tracking finalizer through the real kubectl, on the demo cluster in fast-forward."""
 
 from __future__ import annotations
 
@@ -85,3 +85,24 @@ def test_a_success_policy_completes_an_indexed_job_at_its_leader(kubectl: Kubect
         assert ok(kubectl("get", "job", "leader", "-o", "jsonpath={.status.completedIndexes}")) == "0"
     finally:
         ok(kubectl("delete", "job", "leader"))
+
+
+def test_a_jobs_pods_carry_the_tracking_finalizer_until_counted(kubectl: Kubectl, tmp_path: Path):
+    ok(kubectl("create", "job", "tracked", "--image=busybox:1.36", "--", "sleep", "600"))
+    try:
+        def running() -> list[dict]:
+            items = json.loads(ok(kubectl("get", "pods", "-l", "job-name=tracked", "-o", "json")))["items"]
+            return [p for p in items if p["status"].get("phase") == "Running" and not p["metadata"].get("deletionTimestamp")]
+
+        eventually(lambda: len(running()) == 1, "the Job's Pod to run")
+        [pod] = running()
+        assert pod["metadata"]["finalizers"] == ["batch.kubernetes.io/job-tracking"]
+        name = pod["metadata"]["name"]
+        assert ok(kubectl("delete", "pod", name)).strip() == f'pod "{name}" deleted'
+        # Counted as a failure, released, gone; the Job makes a replacement.
+        eventually(lambda: job(kubectl, "tracked")["status"].get("failed") == 1, "the deleted Pod to count as failed")
+        eventually(lambda: kubectl("get", "pod", name).returncode == 1, "the deleted Pod to go")
+        eventually(lambda: len(running()) == 1 and running()[0]["metadata"]["name"] != name, "a replacement")
+    finally:
+        ok(kubectl("delete", "job", "tracked"))
+    eventually(lambda: ok(kubectl("get", "pods", "-l", "job-name=tracked", "-o", "name")).strip() == "", "Pods gone")
