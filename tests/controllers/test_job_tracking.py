@@ -50,3 +50,19 @@ async def test_the_pods_of_a_deleted_job_are_released_and_go_with_it(sim):
     await sim.engine.until_settled()
     # The garbage collector deleted them; without their Job, nothing counts them, so they were let go.
     assert await job_pods("doomed") == []
+
+
+async def test_a_namespace_with_a_running_job_is_emptied_and_goes(sim):
+    await kubectl().create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "batch-team"}})
+    body = job_body("nightly", exit_after="10m")
+    body["metadata"]["namespace"] = "batch-team"
+    await kubectl().create(body, "batch-team")
+
+    async def delete() -> None:
+        await sim.engine.sleep(20)
+        await kubectl().delete("namespaces", "batch-team")
+
+    sim.engine.spawn("test/delete", delete)
+    await sim.engine.until_settled()
+    assert await kubectl().get_or_none("namespaces", "batch-team") is None
+    assert (await kubectl().list("pods", "batch-team"))["items"] == []
