@@ -31,7 +31,7 @@ from .profile import (
 )
 from .queue import ACTIVE, BACKOFF, SchedulingQueue
 from .snapshot import Snapshot
-from .volume_binder import VolumeBindingError, bind_pod_volumes
+from .volume_binder import Changes, VolumeBindingError, bind_pod_volumes
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +113,7 @@ class Scheduler:
             for group, version, plural, kind in WORKLOAD_RESOURCES
             if resources.lookup(group, version, plural) is not None
         }
+        self.volume_changes = Changes(self.engine)
         self.storage = {
             plural: self._storage_informer(plural, resource)
             for group, version, plural, resource in STORAGE_RESOURCES
@@ -164,14 +165,17 @@ class Scheduler:
 
         def added(obj: dict[str, Any]) -> None:
             add(obj)
+            self.volume_changes.notify()
             self._moved(event(framework.ActionType.ADD), None, obj)
 
         def updated(old: dict[str, Any], new: dict[str, Any]) -> None:
             add(new)
+            self.volume_changes.notify()
             self._moved(event(framework.ActionType.UPDATE), old, new)
 
         def deleted(obj: dict[str, Any]) -> None:
             remove(obj)
+            self.volume_changes.notify()
             self._moved(event(framework.ActionType.DELETE), obj, None)
 
         informer = Informer(self.client, plural)
@@ -353,6 +357,7 @@ class Scheduler:
             await bind_pod_volumes(
                 self.client,
                 self.engine,
+                self.volume_changes,
                 volumes,
                 node,
                 node_info.labels if node_info is not None else {},

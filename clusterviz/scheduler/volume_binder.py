@@ -4,30 +4,55 @@ Upstream: ``BindPodVolumes`` in ``volumebinding/binder.go``. A volume chosen for
 claim is updated with its ``claimRef``; a claim to provision is updated with the
 ``volume.kubernetes.io/selected-node`` annotation (the PV controller then adds the
 storage-provisioner annotations and the provisioner creates a volume for that node).
-The binder then checks every second until each claim is fully bound, for at most
+The binder then checks until each claim is fully bound, for at most
 ``bindTimeoutSeconds``; a reset claimRef, a provisioner giving the node back, or a
 provisioned volume the node cannot reach ends the wait with an error, and the Pod
-is tried again.
+is tried again. Upstream polls every second; here each claim or volume the informers
+see change is a check, so a claim nobody provisions lets fast-forward come to rest.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
 from clusterviz.api import errors
 from clusterviz.api.client import Client
-from clusterviz.api.component import Engine
+from clusterviz.api.component import Engine, Waiter
 from clusterviz.scheduler import storage
 from clusterviz.scheduler.plugins.volume_binding import PodVolumes
 
 # VolumeBindingArgs.bindTimeoutSeconds' default.
 BIND_TIMEOUT_SECONDS = 600.0
-POLL_INTERVAL_SECONDS = 1.0
 
 
 class VolumeBindingError(Exception):
     """Binding the Pod's volumes failed; the message is upstream's."""
+
+
+class Changes:
+    """Wakes the binding cycles waiting on their claims whenever a claim or volume changes."""
+
+    def __init__(self, waiter: Waiter) -> None:
+        self.waiter = waiter
+        self._waiting: set[asyncio.Future[bool]] = set()
+
+    def notify(self) -> None:
+        """A claim or volume changed: every waiting binding cycle checks again."""
+        for future in list(self._waiting):
+            self.waiter.wake(future, True)
+
+    async def wait(self, timeout: float) -> bool:
+        """Until the next change (True) or ``timeout`` simulated seconds (False)."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiting.add(future)
+        try:
+            # A background timer: the deadline alone does not keep fast-forward going.
+            what = "the scheduler gives up waiting for a Pod's volumes"
+            return bool(await self.waiter.wait_for(future, timeout, background=True, what=what))
+        finally:
+            self._waiting.discard(future)
 
 
 def _key(obj: Mapping[str, Any]) -> str:
@@ -93,6 +118,7 @@ def _for_update(obj: Mapping[str, Any], kind: str) -> dict[str, Any]:
 async def bind_pod_volumes(
     client: Client,
     engine: Engine,
+    changes: Changes,
     volumes: PodVolumes,
     node_name: str,
     node_labels: Mapping[str, str],
@@ -102,7 +128,8 @@ async def bind_pod_volumes(
 ) -> None:
     """``BindPodVolumes``: the API updates, then the wait; raises :class:`VolumeBindingError`.
 
-    ``pvcs`` and ``pvs`` are live views the scheduler's informers keep current.
+    ``pvcs`` and ``pvs`` are live views the scheduler's informers keep current, and
+    ``changes`` hears from them.
     """
     try:
         for _pvc, pv in volumes.static_bindings:
@@ -113,11 +140,11 @@ async def bind_pod_volumes(
         raise VolumeBindingError(exc.message) from exc
     deadline = engine.now + timeout
     while True:
-        await engine.sleep(POLL_INTERVAL_SECONDS, what="the scheduler checks that the Pod's volumes are bound")
         done, problem = check_bindings(volumes, node_name, node_labels, pvcs, pvs)
         if problem:
             raise VolumeBindingError(f"binding volumes: {problem}")
         if done:
             return
-        if engine.now >= deadline:
+        remaining = deadline - engine.now
+        if remaining <= 0 or not await changes.wait(remaining):
             raise VolumeBindingError("binding volumes: context deadline exceeded")

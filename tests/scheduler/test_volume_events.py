@@ -3,13 +3,15 @@ and the PreBind wait's verdicts on the API's claims and volumes (``checkBindings
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from clusterviz.scheduler.framework import ActionType, ClusterEvent, EventResource
 from clusterviz.scheduler.plugins.volume_binding import PodVolumes
 from clusterviz.scheduler.profile import default_profile
 from clusterviz.scheduler.queue import UNSCHEDULABLE, SchedulingQueue
-from clusterviz.scheduler.volume_binder import check_bindings
+from clusterviz.scheduler.volume_binder import Changes, VolumeBindingError, bind_pod_volumes, check_bindings
 from tests.scheduler.helpers import make_pod
 
 ADD = ActionType.ADD
@@ -205,3 +207,62 @@ def test_check_bindings(volumes, pvcs, pvs, want):
     by_key = {f"default/{c['metadata']['name']}": c for c in pvcs}
     by_name = {v["metadata"]["name"]: v for v in pvs}
     assert check_bindings(volumes, NODE, LABELS, by_key, by_name) == want
+
+
+# --- BindPodVolumes: the API updates, then the wait -------------------------------------------
+
+
+class FakeClient:
+    """Records the updates the binder sends."""
+
+    def __init__(self) -> None:
+        self.updated: list[tuple[str, str]] = []
+
+    async def update(self, obj: dict) -> dict:
+        self.updated.append((obj["kind"], obj["metadata"]["name"]))
+        return obj
+
+
+class FakeEngine:
+    """A clock that jumps to a wait's deadline when nothing wakes it first."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    async def wait_for(self, future, timeout=None, *, background=False, what=""):
+        await asyncio.sleep(0)
+        if future.done():
+            return future.result()
+        self.now += timeout or 0.0
+        return None
+
+    def wake(self, future, value=None) -> None:
+        if not future.done():
+            future.set_result(value)
+
+
+async def test_the_binder_writes_the_selected_node_then_gives_up_at_the_bind_timeout():
+    client, engine = FakeClient(), FakeEngine()
+    pvcs = {"default/data": claim("data", **{"volume.kubernetes.io/selected-node": NODE})}
+    with pytest.raises(VolumeBindingError, match="^binding volumes: context deadline exceeded$"):
+        await bind_pod_volumes(client, engine, Changes(engine), PROVISION, NODE, LABELS, pvcs, {})
+    assert client.updated == [("PersistentVolumeClaim", "data")]
+    assert engine.now == 600.0
+
+
+async def test_the_binder_returns_once_a_change_shows_the_claim_bound():
+    client, engine = FakeClient(), FakeEngine()
+    changes = Changes(engine)
+    pvcs = {"default/data": claim("data", **{"volume.kubernetes.io/selected-node": NODE})}
+    pvs: dict = {}
+
+    async def provision() -> None:
+        await asyncio.sleep(0)
+        pvs["pvc-1"] = volume("pvc-1")
+        pvcs["default/data"] = bound("data", "pvc-1", **{"volume.kubernetes.io/selected-node": NODE})
+        changes.notify()
+
+    waiting = asyncio.ensure_future(bind_pod_volumes(client, engine, changes, PROVISION, NODE, LABELS, pvcs, pvs))
+    await provision()
+    await waiting
+    assert engine.now == 0.0

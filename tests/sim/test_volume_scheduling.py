@@ -103,3 +103,17 @@ async def test_an_immediate_claim_holds_its_pod_until_the_pv_controller_binds_it
     pod = await kubectl.get("pods", "early", "default")
     assert pod["spec"].get("nodeName")
     assert (await kubectl.get("persistentvolumeclaims", "quick", "default"))["status"]["phase"] == "Bound"
+
+
+async def test_a_claim_nobody_provisions_waits_without_keeping_fast_forward_going(sim):
+    kubectl = Client("demo", "kubectl")
+    await kubectl.create({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "external"},
+                          "provisioner": "example.com/nobody", "volumeBindingMode": "WaitForFirstConsumer"})
+    await kubectl.create(claim("later", "external"))
+    await kubectl.create(claim_pod("patient", "later"))
+    await sim.engine.until_settled()  # returns: the binding cycle waits on the claim, not on a clock
+    assert not (await kubectl.get("pods", "patient", "default"))["spec"].get("nodeName")
+    pvc = await kubectl.get("persistentvolumeclaims", "later", "default")
+    assert pvc["status"]["phase"] == "Pending"
+    assert pvc["metadata"]["annotations"]["volume.kubernetes.io/selected-node"] in ("node01", "node02", "node03")
+    assert pvc["metadata"]["annotations"]["volume.kubernetes.io/storage-provisioner"] == "example.com/nobody"
