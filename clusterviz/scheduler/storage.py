@@ -53,6 +53,18 @@ def pod_claim_names(pod: Mapping[str, Any]) -> list[tuple[str, bool]]:
     return out
 
 
+def mounts_claim(pod: Mapping[str, Any], pvc: Mapping[str, Any]) -> bool:
+    """Does the Pod name ``pvc`` in a ``persistentVolumeClaim`` volume (same namespace)?"""
+    if (meta(pod).get("namespace") or "default") != (meta(pvc).get("namespace") or "default"):
+        return False
+    name = meta(pvc).get("name")
+    return any(
+        (volume.get("persistentVolumeClaim") or {}).get("claimName") == name
+        for volume in spec(pod).get("volumes") or []
+        if volume.get("persistentVolumeClaim") is not None
+    )
+
+
 def claim_owned_by_pod(pod: Mapping[str, Any], pvc: Mapping[str, Any]) -> str:
     """``ephemeral.VolumeIsForPod``: "" when the Pod controls the claim, else the error upstream gives."""
     uid = meta(pod).get("uid") or ""

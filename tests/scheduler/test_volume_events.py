@@ -97,6 +97,22 @@ def parked(plugin: str, pod: dict) -> SchedulingQueue:
             id="limits: claim update",
         ),
         pytest.param(
+            "VolumeRestrictions",
+            event(EventResource.PERSISTENT_VOLUME_CLAIM, ADD),
+            None,
+            claim("data"),
+            True,
+            id="restrictions: its claim created",
+        ),
+        pytest.param(
+            "VolumeRestrictions",
+            event(EventResource.PERSISTENT_VOLUME_CLAIM, ADD),
+            None,
+            claim("other"),
+            False,
+            id="restrictions: another claim created",
+        ),
+        pytest.param(
             "VolumeZone",
             event(EventResource.PERSISTENT_VOLUME, UPDATE),
             {"metadata": {"labels": {"topology.kubernetes.io/zone": "a"}}},

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from clusterviz.apimachinery.unstructured import str_or_empty
+from clusterviz.scheduler import storage
 from clusterviz.scheduler.framework import (
     ActionType,
     BasePlugin,
@@ -158,12 +159,17 @@ class VolumeRestrictions(BasePlugin):
         return {"conflict": found, "readWriteOncePodUsers": state.get(NAME, 0)}
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        """A Pod holding a clashing disk deleted, a node added, a claim created."""
+        """A Pod holding a clashing disk deleted, a node added, a claim of the Pod created."""
         return [
             ClusterEventWithHint(ClusterEvent(EventResource.POD, ActionType.DELETE), hint_pod_deleted),
             ClusterEventWithHint(ClusterEvent(EventResource.NODE, ActionType.ADD)),
-            ClusterEventWithHint(ClusterEvent(EventResource.PERSISTENT_VOLUME_CLAIM, ActionType.ADD)),
+            ClusterEventWithHint(ClusterEvent(EventResource.PERSISTENT_VOLUME_CLAIM, ActionType.ADD), hint_claim_added),
         ]
+
+
+def hint_claim_added(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint:
+    """Only a claim the Pod mounts lets its access modes be checked."""
+    return QueueingHint.QUEUE if new and storage.mounts_claim(pod, new) else QueueingHint.SKIP
 
 
 def hint_pod_deleted(pod: Mapping[str, Any], old: Any, new: Any) -> QueueingHint:

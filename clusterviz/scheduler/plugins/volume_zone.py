@@ -26,7 +26,6 @@ from clusterviz.scheduler.framework import (
     Status,
 )
 from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
-from clusterviz.scheduler.plugins.volume_binding import uses_claim
 
 NAME = "VolumeZone"
 LEGACY_FILTER_NAME = "NoVolumeZoneConflict"
@@ -182,16 +181,7 @@ class VolumeZone(BasePlugin):
 
 def hint_claim(pod: Any, old: Any, new: Any) -> QueueingHint:
     """Only a claim the Pod mounts (as ``persistentVolumeClaim``) matters."""
-    if not new:
-        return QueueingHint.SKIP
-    mounted = {
-        (v.get("persistentVolumeClaim") or {}).get("claimName")
-        for v in storage.spec(pod).get("volumes") or []
-        if v.get("persistentVolumeClaim") is not None
-    }
-    return (
-        QueueingHint.QUEUE if uses_claim(pod, new) and storage.meta(new).get("name") in mounted else QueueingHint.SKIP
-    )
+    return QueueingHint.QUEUE if new and storage.mounts_claim(pod, new) else QueueingHint.SKIP
 
 
 def hint_storage_class_added(pod: Any, old: Any, new: Any) -> QueueingHint:
