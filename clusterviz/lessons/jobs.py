@@ -99,11 +99,12 @@ JOBS = Lesson(
         ),
         Step(
             "A CronJob makes a Job on a schedule, in cron's five fields: \"*/1 * * * *\" is every minute. It keeps "
-            "successfulJobsHistoryLimit: 2 finished Jobs (3 by default) and failedJobsHistoryLimit 1. Press Next: "
-            "the simulated clock moves on to each minute.",
+            "successfulJobsHistoryLimit: 2 succeeded Jobs (3 by default) and failedJobsHistoryLimit failed ones (1 by "
+            "default). Switch to live mode to let the minutes pass (each press of Next goes on to the next thing that "
+            "happens).",
             "CronJob 按计划创建 Job，计划用 cron 的五个字段表示：\"*/1 * * * *\" 表示每分钟一次。它保留 "
             "successfulJobsHistoryLimit: 2 个成功结束的 Job（默认 3 个），以及 failedJobsHistoryLimit 个失败的 Job（默认 1 个）。"
-            "按“下一步”：模拟时钟会走到下一分钟。",
+            "切换到实时模式，让时间一分钟一分钟地过去（每按一次“下一步”只前进到下一件发生的事）。",
             Action("apply", "tick.yaml", label="Apply tick.yaml", label_zh="应用 tick.yaml（kubectl apply）",
                    manifest=TICK),
             question="After five minutes, how many tick Jobs will kubectl get jobs list?",
