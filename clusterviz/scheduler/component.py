@@ -311,6 +311,7 @@ class Scheduler:
             now=self.engine.now,
             start_index=self._start_index,
             global_percentage=self.configuration.percentage_of_nodes_to_score,
+            nominated_pods=self.queue.nominated_pods(),
         )
         self._start_index = record.next_start_index
         try:

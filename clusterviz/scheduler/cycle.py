@@ -120,6 +120,45 @@ def node_fit_runner(profile: Profile, pod: PodInfo, snapshot: Snapshot) -> Calla
     return run
 
 
+def _with_nominated_pods(
+    profile: Profile,
+    pod: PodInfo,
+    snapshot: Snapshot,
+    table: NodeTable,
+    verdicts: list[NodeStatuses | None],
+    nominated: Sequence[Mapping[str, Any]],
+) -> list[NodeStatuses | None]:
+    """Upstream's RunFilterPluginsWithNominatedPods: a node that passes every filter must pass them again with
+    the Pods of equal or higher priority nominated to it counted there; where it does not, the failing plugin's
+    verdict on that node is that second run's status."""
+    waiting: dict[str, list[PodInfo]] = {}
+    for other in nominated:
+        other_info = as_pod_info(other)
+        node_name = str((other.get("status") or {}).get("nominatedNodeName") or "")
+        if other_info.key != pod.key and other_info.priority >= pod.priority and node_name in table.rows:
+            waiting.setdefault(node_name, []).append(other_info)
+    if not waiting:
+        return verdicts
+    plugins = [p.name for p in profile.at(FILTER)]
+    run = node_fit_runner(profile, pod, snapshot)
+    out = list(verdicts)
+    for node_name, others in sorted(waiting.items()):
+        row, node = table.rows[node_name], snapshot.get(node_name)
+        if node is None or any(v is not None and v.index[row] != 0 for v in out):
+            continue  # it fails already
+        trial = node.clone()
+        for other_info in others:
+            trial.add_pod(other_info)
+        status = run(snapshot.with_node(trial), trial)
+        verdict = out[plugins.index(status.plugin)] if status.plugin in plugins else None
+        if status.is_success or verdict is None:
+            continue
+        index = verdict.index.copy()
+        index[row] = len(verdict.statuses)
+        out[plugins.index(status.plugin)] = NodeStatuses(index, (*verdict.statuses, replace(status, plugin="")))
+    return out
+
+
 @functools.lru_cache(maxsize=1024)
 def _filter_result(plugin: str, legacy: str, status: Status, upstream: bool = True) -> FilterResult:
     # Statuses repeat across attempts (mostly Success): build each display row once.
@@ -320,13 +359,16 @@ def schedule(
     *,
     start_index: int = 0,
     global_percentage: int = 0,
+    nominated_pods: Sequence[Mapping[str, Any]] = (),
 ) -> DecisionRecord:
     """Run one scheduling attempt for ``pod`` against ``snapshot`` and record every decision.
 
     ``start_index`` is where the node walk starts (upstream rotates it between
     attempts; the record's ``next_start_index`` is the next value).
     ``global_percentage`` is the configuration-wide percentageOfNodesToScore,
-    used when the profile sets none. Every plugin judges all nodes at once over
+    used when the profile sets none. ``nominated_pods`` are the waiting Pods earlier
+    preemptions nominated to a node: those of equal or higher priority count
+    there when this Pod is filtered. Every plugin judges all nodes at once over
     the snapshot's :class:`NodeTable`.
     """
     info = as_pod_info(pod)
@@ -384,6 +426,8 @@ def schedule(
                 verdict = NodeStatuses(index, (*verdict.statuses, Status.unresolvable(_set_reason(narrowing))))
                 narrowed = (i, excluded_rows)
             verdicts.append(verdict)
+    if nominated_pods and pre_status is None:
+        verdicts = _with_nominated_pods(profile, info, snapshot, table, verdicts, nominated_pods)
     filtered = _Filtered(profile, verdicts, n, narrowed)
 
     evaluated = np.zeros(n, bool)

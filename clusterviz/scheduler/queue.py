@@ -407,5 +407,10 @@ class SchedulingQueue:
             IN_FLIGHT: list(self._in_flight),
         }
 
+    def nominated_pods(self) -> list[Mapping[str, Any]]:
+        """The waiting Pods an earlier preemption nominated to a node (upstream's PodNominator)."""
+        stores = (self._active, self._backoff, self._error_backoff, self._unschedulable)
+        return [p.pod for store in stores for p in store.values() if (p.pod.get("status") or {}).get("nominatedNodeName")]
+
     def __len__(self) -> int:
         return len(self._active) + len(self._backoff) + len(self._error_backoff) + len(self._unschedulable)
