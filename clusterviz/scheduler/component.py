@@ -137,8 +137,9 @@ class Scheduler:
     def _workload_informer(self, plural: str, kind: str) -> Informer:
         """An informer feeding the snapshot's workloads of one kind.
 
-        Upstream's PodTopologySpread registers no event for these (its default
-        constraints only score), so a change moves no queued Pod.
+        Upstream registers no event for these (PodTopologySpread's default
+        constraints only score, DefaultPreemption only reads the budgets), so a
+        change moves no queued Pod.
         """
         informer = Informer(self.client, plural)
         informer.add_handler(
