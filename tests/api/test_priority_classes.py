@@ -151,3 +151,14 @@ def test_kubectl_get_priorityclasses_prints_upstreams_columns():
     ]
     assert table["rows"][0]["cells"][:3] == ["high", 1000, True]
     assert table["rows"][0]["cells"][4] == "PreemptLowerPriority"
+
+
+async def test_malformed_priorities_are_reported_by_validation_not_admission():
+    kubectl = client()
+    with pytest.raises(errors.StatusError) as bad:
+        await kubectl.create(pod("typed", priority="high"))
+    assert bad.value.code == 422
+    with pytest.raises(errors.StatusError) as bad_class:
+        await kubectl.create(priority_class("typed", "high"))  # type: ignore[arg-type]
+    assert bad_class.value.code == 422
+    assert (await kubectl.list("priorityclasses"))["items"][0]["metadata"]["name"].startswith("system-")

@@ -64,6 +64,8 @@ def admit_pod(pod: dict[str, Any], classes: list[dict[str, Any]]) -> None:
             raise _forbidden(pod, f"no PriorityClass with name {class_name} was found")
         priority, policy = named.get("value", DEFAULT_PRIORITY), named.get("preemptionPolicy")
     given = spec.get("priority")
+    if given is not None and (not isinstance(given, int) or isinstance(given, bool)):
+        return  # not a number: validation says so
     if given is not None and given != priority:
         raise _forbidden(
             pod,
