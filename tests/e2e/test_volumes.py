@@ -159,11 +159,14 @@ def test_apply_prune_removes_a_claim_left_out(cluster_kubectl: Kubectl, tmp_path
         "configmap/settings unchanged", "persistentvolumeclaim/scratch pruned"]
 
 
-def test_kubectl_explain_knows_the_storage_kinds(cluster_kubectl: Kubectl) -> None:
+def test_kubectl_explain_and_describe_know_the_storage_kinds(cluster_kubectl: Kubectl) -> None:
     kubectl = cluster_kubectl
     assert "FIELD: storageClassName <string>" in ok(kubectl("explain", "pvc.spec.storageClassName"))
     assert "FIELD: volumeBindingMode <string>" in ok(kubectl("explain", "sc.volumeBindingMode"))
     assert "GROUP:      storage.k8s.io" in ok(kubectl("explain", "csinodes"))
+    described = ok(kubectl("describe", "csinode", "node01"))
+    assert re.search(r"Drivers:\n\s+hostpath.csi.clusterviz.io:\n\s+Node ID:\s+node01", described), described
+    assert re.search(r"Count:\s+16", described), described
 
 
 def test_the_python_client_reads_and_writes_claims_and_classes(live: LiveServer) -> None:
