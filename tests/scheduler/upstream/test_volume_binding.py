@@ -1,14 +1,15 @@
 """VolumeBinding cases from upstream ``pkg/scheduler/framework/plugins/volumebinding/``:
 ``volume_binding_test.go`` (TestVolumeBinding, the cases without the StorageCapacityScoring feature,
 which is off by default) and ``binder_test.go`` (TestFindPodVolumesWithoutProvisioning,
-TestFindPodVolumesWithProvisioning), through PreFilter, Filter and Reserve."""
+TestFindPodVolumesWithProvisioning), through PreFilter, Filter and Reserve; and the queueing-hint tables."""
 
 from __future__ import annotations
 
 import pytest
 
-from clusterviz.scheduler.framework import Code, CycleState
+from clusterviz.scheduler.framework import Code, CycleState, QueueingHint
 from clusterviz.scheduler.nodeinfo import PodInfo
+from clusterviz.scheduler.plugins import volume_binding
 from clusterviz.scheduler.plugins.volume_binding import VolumeBinding
 from tests.scheduler.helpers import OK, SKIP, make_node, make_pod, snap, verdict
 
@@ -109,6 +110,7 @@ def pv(
 
 
 def claim_pod(*claims: str, name: str = "pod-a", ephemeral: tuple[str, ...] = ()) -> dict:
+    """``makePod(name).withPVCVolume(...)``, and generic ephemeral volumes."""
     volumes: list[dict] = [{"name": c, "persistentVolumeClaim": {"claimName": c}} for c in claims]
     volumes += [{"name": e, "ephemeral": {"volumeClaimTemplate": {"spec": {}}}} for e in ephemeral]
     return make_pod(name, volumes=volumes)
@@ -566,3 +568,142 @@ def test_a_volume_of_another_attributes_class_does_not_match():
     _, filters, state = run(pod, [node("node1", nodeKey="node1")], [wants_gold], [gold])
     assert filters == [OK]
     assert chosen(pod, state, "node1") == ([("unbound-pvc", "pv-node1a")], [])
+
+
+# --- queueing hints (TestIsSchedulableAfter*Change) ---------------------------------------------
+
+MIGRATED = "storage.alpha.kubernetes.io/migrated-plugins"
+
+
+def csinode(**annotations: str) -> dict:
+    return {"metadata": {"name": "node-a", "annotations": annotations}, "spec": {}}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        pytest.param(None, csinode(), QueueingHint.QUEUE, id="CSINode is newly created"),
+        pytest.param(
+            csinode(),
+            csinode(**{MIGRATED: "test1"}),
+            QueueingHint.QUEUE,
+            id="CSINode's migrated-plugins annotations is added",
+        ),
+        pytest.param(
+            csinode(**{MIGRATED: "test1"}),
+            csinode(**{MIGRATED: "test1, test2"}),
+            QueueingHint.QUEUE,
+            id="CSINode's migrated-plugins annotation is updated",
+        ),
+        pytest.param(
+            csinode(**{MIGRATED: "test1"}),
+            csinode(**{MIGRATED: "test1", "other": "a"}),
+            QueueingHint.SKIP,
+            id="CSINode is updated but migrated-plugins annotation gets unchanged",
+        ),
+    ],
+)
+def test_is_schedulable_after_csinode_change(old, new, want):
+    assert volume_binding.hint_csinode_change(claim_pod("pvc-a"), old, new) == want
+
+
+@pytest.mark.parametrize(
+    ("pod", "new", "want"),
+    [
+        pytest.param(
+            make_pod("pod-a"), pvc("pvc-a", "wait-sc"), QueueingHint.SKIP, id="pod has no pvc or ephemeral volumes"
+        ),
+        pytest.param(
+            claim_pod("pvc-a"),
+            pvc("pvc-a", "wait-sc", namespace="ns1"),
+            QueueingHint.SKIP,
+            id="pvc with the same name as the one used by the pod in a different namespace is modified",
+        ),
+        pytest.param(
+            claim_pod("pvc-b"), pvc("pvc-a", "wait-sc"), QueueingHint.SKIP, id="pod has no pvc that is being modified"
+        ),
+        pytest.param(
+            claim_pod(ephemeral=("ephemeral",)),
+            pvc("pod-a-other", "wait-sc"),
+            QueueingHint.SKIP,
+            id="pod has no generic ephemeral volume that is being modified",
+        ),
+        pytest.param(
+            claim_pod("pvc-a"), pvc("pvc-a", "wait-sc"), QueueingHint.QUEUE, id="pod has the pvc that is being modified"
+        ),
+        pytest.param(
+            claim_pod(ephemeral=("ephemeral",)),
+            pvc("pod-a-ephemeral", "wait-sc"),
+            QueueingHint.QUEUE,
+            id="pod has the generic ephemeral volume that is being modified",
+        ),
+    ],
+)
+def test_is_schedulable_after_persistent_volume_claim_change(pod, new, want):
+    assert volume_binding.hint_claim_change(pod, pvc(new["metadata"]["name"], "wait-sc"), new) == want
+
+
+ZONE_TOPOLOGY = [{"matchLabelExpressions": [{"key": "kubernetes.io/hostname", "values": ["node-a"]}]}]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        pytest.param(None, WAIT_SC, QueueingHint.QUEUE, id="When a new StorageClass is created, it returns Queue"),
+        pytest.param(
+            WAIT_SC,
+            {**WAIT_SC, "allowedTopologies": ZONE_TOPOLOGY},
+            QueueingHint.QUEUE,
+            id="When the AllowedTopologies are changed, it returns Queue",
+        ),
+        pytest.param(
+            WAIT_SC,
+            {**WAIT_SC, "parameters": {"a": "b"}},
+            QueueingHint.SKIP,
+            id="When there are no changes to the StorageClass's AllowedTopologies, it returns QueueSkip",
+        ),
+    ],
+)
+def test_is_schedulable_after_storage_class_change(old, new, want):
+    assert volume_binding.hint_storage_class_change(claim_pod("pvc-a"), old, new) == want
+
+
+def csi_driver(storage_capacity: bool | None) -> dict:
+    spec = {} if storage_capacity is None else {"storageCapacity": storage_capacity}
+    return {"metadata": {"name": "test-driver"}, "spec": spec}
+
+
+INLINE_CSI_POD = make_pod("pod-a", volumes=[{"name": "v", "csi": {"driver": "test-driver"}}])
+
+
+@pytest.mark.parametrize(
+    ("pod", "old", "new", "want"),
+    [
+        pytest.param(
+            make_pod("pod-a"), csi_driver(True), csi_driver(False), QueueingHint.SKIP, id="pod has no CSIDriver"
+        ),
+        pytest.param(
+            INLINE_CSI_POD,
+            csi_driver(True),
+            csi_driver(False),
+            QueueingHint.QUEUE,
+            id="CSIDriver.StorageCapacity is changed from true to false",
+        ),
+        pytest.param(
+            INLINE_CSI_POD,
+            csi_driver(False),
+            csi_driver(True),
+            QueueingHint.SKIP,
+            id="CSIDriver.StorageCapacity is changed from false to true",
+        ),
+        pytest.param(
+            INLINE_CSI_POD,
+            csi_driver(True),
+            csi_driver(True),
+            QueueingHint.SKIP,
+            id="CSIDriver.StorageCapacity is not changed",
+        ),
+    ],
+)
+def test_is_schedulable_after_csi_driver_change(pod, old, new, want):
+    assert volume_binding.hint_csi_driver_change(pod, old, new) == want
