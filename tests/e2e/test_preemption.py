@@ -194,3 +194,10 @@ def test_kubectl_create_priorityclass_one_global_default_and_describe(kubectl: K
     )
     ok(kubectl("delete", "pod", "plain", "--wait=false"))
     ok(kubectl("delete", "priorityclass", "everyday"))
+
+
+def test_kubectl_explain_priorityclass(kubectl: Kubectl):
+    out = ok(kubectl("explain", "pc"))
+    assert out.splitlines()[:3] == ["GROUP:      scheduling.k8s.io", "KIND:       PriorityClass", "VERSION:    v1"]
+    assert re.search(r"\n  value\t<integer> -required-\n", out)
+    assert re.search(r"\n  preemptionPolicy\t<string>\n", out) and re.search(r"\n  globalDefault\t<boolean>\n", out)
