@@ -192,3 +192,23 @@ def test_the_python_client_reads_and_writes_claims_and_classes(live: LiveServer)
         csi_nodes = storage.list_csi_node().items
         assert csi_nodes and all(n.spec.drivers[0].name == "hostpath.csi.clusterviz.io" for n in csi_nodes)
         core.delete_namespaced_persistent_volume_claim("py-claim", "default")
+
+
+def test_a_stateful_sets_default_class_claims_are_made_on_their_pods_nodes(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
+    kubectl = cluster_kubectl
+    apply(kubectl, tmp_path, (
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  serviceName: db\n  replicas: 2\n"
+        "  selector:\n    matchLabels: {app: db}\n  template:\n    metadata:\n      labels: {app: db}\n"
+        "    spec:\n      containers:\n      - name: redis\n        image: redis:7\n        volumeMounts:\n"
+        "        - {name: data, mountPath: /data}\n"
+        "  volumeClaimTemplates:\n  - metadata:\n      name: data\n    spec:\n      accessModes: [ReadWriteOnce]\n"
+        "      resources:\n        requests:\n          storage: 1Gi\n"
+    ))
+    ok(kubectl("rollout", "status", "sts/db", "--timeout=90s"))
+    for ordinal in (0, 1):
+        pvc = bound(kubectl, f"data-db-{ordinal}")
+        node = get(kubectl, "pod", f"db-{ordinal}")["spec"]["nodeName"]
+        assert pvc["spec"]["storageClassName"] == "standard"
+        assert pvc["metadata"]["annotations"]["volume.kubernetes.io/selected-node"] == node
+        [term] = get(kubectl, "pv", pvc["spec"]["volumeName"])["spec"]["nodeAffinity"]["required"]["nodeSelectorTerms"]
+        assert term["matchExpressions"][0]["values"] == [node]
