@@ -6,20 +6,21 @@ from typing import Any, Final
 
 from clusterviz.apimachinery.field import forbidden, not_supported
 
+from ..defaulting import SYSTEM_PRIORITY_CLASSES as SYSTEM_PRIORITIES
 from .common import Errors, get_bool, get_int, get_opt_str
 from .meta import immutable, name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
 from .pod import PREEMPTION_POLICIES
 
 SYSTEM_PREFIX: Final = "system-"
 HIGHEST_USER_DEFINABLE_PRIORITY: Final = 1000000000
-# The classes every cluster holds from the start: name -> (value, description).
-SYSTEM_PRIORITY_CLASSES: Final = {
-    "system-node-critical": (2000001000, "Used for system critical pods that must not be moved from their current node."),
+_DESCRIPTIONS: Final = {
+    "system-node-critical": "Used for system critical pods that must not be moved from their current node.",
     "system-cluster-critical": (
-        2000000000,
-        "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.",
+        "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."
     ),
 }
+# The classes every cluster holds from the start: name -> (value, description).
+SYSTEM_PRIORITY_CLASSES: Final = {name: (value, _DESCRIPTIONS[name]) for name, value in SYSTEM_PRIORITIES.items()}
 
 
 def _system_class_error(name: str, value: Any, global_default: Any) -> str:
