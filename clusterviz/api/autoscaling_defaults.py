@@ -8,8 +8,9 @@ scale-down stabilisation window stays unset, as the controller's own flag
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Final
+
+from clusterviz.apimachinery.unstructured import deep_copy
 
 DEFAULT_CPU_UTILIZATION: Final = 80
 SCALE_UP_RULES: Final[dict[str, Any]] = {
@@ -25,11 +26,11 @@ SCALE_DOWN_RULES: Final[dict[str, Any]] = {
 
 def scaling_rules(given: Any, defaults: dict[str, Any]) -> dict[str, Any]:
     """``given`` rules with what they leave unset taken from ``defaults``."""
-    rules = copy.deepcopy(defaults)
+    rules = deep_copy(defaults)
     if isinstance(given, dict):
         for name in ("selectPolicy", "stabilizationWindowSeconds", "policies", "tolerance"):
             if given.get(name) is not None:
-                rules[name] = copy.deepcopy(given[name])
+                rules[name] = deep_copy(given[name])
     return rules
 
 

@@ -18,13 +18,12 @@ left untouched for validation to report: this module never raises on input.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable
 from typing import Any, Final
 
 from clusterviz.apimachinery.quantity import Quantity, QuantityError, parse_quantity
-from clusterviz.apimachinery.unstructured import dict_or_empty
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 from .autoscaling_defaults import default_horizontal_pod_autoscaler
 from .rbac_defaults import default_binding
@@ -311,7 +310,7 @@ def _requests_from_limits(container: dict[str, Any]) -> None:
     if requests is None:
         return
     for name, value in resources["limits"].items():
-        requests.setdefault(name, copy.deepcopy(value))
+        requests.setdefault(name, deep_copy(value))
 
 
 def _tolerates(tolerations: list[dict[str, Any]], taint_key: str) -> bool:
@@ -423,10 +422,10 @@ def _replication_controller(rc: dict[str, Any]) -> None:
     labels = template_meta.get("labels") if template_meta is not None else None
     if isinstance(labels, dict):
         if not spec.get("selector"):
-            spec["selector"] = copy.deepcopy(labels)
+            spec["selector"] = deep_copy(labels)
         meta = _dict(rc, "metadata", create=True)
         if meta is not None and not meta.get("labels"):
-            meta["labels"] = copy.deepcopy(labels)
+            meta["labels"] = deep_copy(labels)
     _default_ptr(spec, "replicas", 1)
     _pod_template(spec, always_present=False)
 
@@ -531,7 +530,7 @@ def _node(node: dict[str, Any]) -> None:
     if status is None:
         return
     if status.get("allocatable") is None and isinstance(status.get("capacity"), dict):
-        status["allocatable"] = copy.deepcopy(status["capacity"])
+        status["allocatable"] = deep_copy(status["capacity"])
     _canonical_resource_list(status.get("capacity"))
     _canonical_resource_list(status.get("allocatable"))
     node_info = _dict(status, "nodeInfo", create=True)
@@ -610,7 +609,7 @@ def _job(job: dict[str, Any]) -> None:
     meta = _dict(job, "metadata", create=True)
     # A Job without labels of its own carries its Pod template's.
     if meta is not None and not meta.get("labels") and isinstance(template_meta.get("labels"), dict):
-        meta["labels"] = copy.deepcopy(template_meta["labels"])
+        meta["labels"] = deep_copy(template_meta["labels"])
 
 
 def _cron_job(cron_job: dict[str, Any]) -> None:
@@ -661,7 +660,7 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
 
 def apply_defaults(kind: str, obj: dict[str, Any]) -> dict[str, Any]:
     """Return a defaulted deep copy of ``obj``; ``obj`` itself is not modified."""
-    result = copy.deepcopy(obj)
+    result = deep_copy(obj)
     if not isinstance(result, dict):
         return result
     if result.get("metadata") is None:

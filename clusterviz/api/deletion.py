@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 from datetime import timedelta
 from typing import Any
 
-from clusterviz.apimachinery.unstructured import dict_or_empty, resource_version
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty, resource_version
 from clusterviz.store import kv
 
 from . import clock, codec, errors
@@ -107,7 +106,7 @@ async def _mark_namespace_terminating(
     req: ApiRequest, rp: ResourcePath, cid: int, old: dict[str, Any]
 ) -> dict[str, Any]:
     """The namespace registry's delete: Terminating now, gone once the namespace controller has emptied it."""
-    new = copy.deepcopy(old)
+    new = deep_copy(old)
     new["metadata"]["deletionTimestamp"] = clock.rfc3339()
     new["metadata"]["deletionGracePeriodSeconds"] = 0
     new.setdefault("status", {})["phase"] = "Terminating"
@@ -140,7 +139,7 @@ async def _mark_deleting(req: ApiRequest, rp: ResourcePath, cid: int, old: dict[
     meta = old.get("metadata") or {}
     if meta.get("deletionTimestamp") and int(meta.get("deletionGracePeriodSeconds") or 0) == grace:
         return old
-    new = copy.deepcopy(old)
+    new = deep_copy(old)
     new_meta = new["metadata"]
     moment = clock.now()
     if not new_meta.get("deletionTimestamp") or grace:

@@ -12,11 +12,10 @@ then is it deleted, gracefully. A budget that allows nothing answers
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from clusterviz.apimachinery import labels
-from clusterviz.apimachinery.unstructured import dict_or_empty, resource_version
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty, resource_version
 from clusterviz.store import kv
 
 from . import clock, codec, errors
@@ -148,7 +147,7 @@ async def _take_allowance(req: ApiRequest, cid: int, pdb: dict[str, Any], pod_na
     resource = lookup("policy", "v1", "poddisruptionbudgets")
     assert resource is not None
     meta = dict_or_empty(pdb.get("metadata"))
-    new = copy.deepcopy(pdb)
+    new = deep_copy(pdb)
     status = new.setdefault("status", {})
     status["disruptionsAllowed"] = int(status.get("disruptionsAllowed") or 0) - 1
     status.setdefault("disruptedPods", {})[pod_name] = clock.rfc3339()
@@ -171,7 +170,7 @@ async def _mark_disruption_target(req: ApiRequest, cid: int, pod_path: ResourceP
         pod = await _get(cid, store_key(pod_path))
         if pod is None:
             return
-        new = copy.deepcopy(pod)
+        new = deep_copy(pod)
         conditions = [
             c for c in dict_or_empty(new.get("status")).get("conditions") or []
             if isinstance(c, dict) and c.get("type") != "DisruptionTarget"

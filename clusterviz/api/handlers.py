@@ -6,14 +6,13 @@ refused request writes nothing. Store calls run in worker threads.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
 from clusterviz.apimachinery import fields, labels
 from clusterviz.apimachinery.field import FieldError, invalid, required
 from clusterviz.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
-from clusterviz.apimachinery.unstructured import dict_or_empty, resource_version
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty, resource_version
 from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
@@ -344,7 +343,7 @@ async def _admit_priority(cid: int, kind: str, obj: dict[str, Any], old: dict[st
 
 async def create(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     obj = req.payload if isinstance(req.payload, dict) else codec.decode_object(req.body, req.content_type)
-    return await create_object(req, rp, copy.deepcopy(obj))
+    return await create_object(req, rp, deep_copy(obj))
 
 
 def _preconditionresource_version(obj: dict[str, Any], rp: ResourcePath) -> int | None:
@@ -413,7 +412,7 @@ async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     cid = await cluster_of(req)
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: check_type(resource, body, "Scale"), body)
-    obj = check_type(resource, copy.deepcopy(body))
+    obj = check_type(resource, deep_copy(body))
     precondition = _preconditionresource_version(obj, rp)
     old = await _get(cid, store_key(rp))
     if old is None:
@@ -492,7 +491,7 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         old = await _get(cid, store_key(rp))
         if old is None:
             if kind == "apply" and not rp.sub:
-                obj = check_type(resource, copy.deepcopy(body))
+                obj = check_type(resource, deep_copy(body))
                 obj.setdefault("metadata", {})
                 if isinstance(obj["metadata"], dict):
                     if obj["metadata"].get("name") not in (None, rp.name):
@@ -508,7 +507,7 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         if kind == "apply":
             check_type(resource, body)
         # A patch applies to the object as the client's version shows it.
-        new = apply_patch(kind, conversion.from_storage(resource, copy.deepcopy(old)), copy.deepcopy(body))
+        new = apply_patch(kind, conversion.from_storage(resource, deep_copy(old)), deep_copy(body))
         if kind == "apply":
             new = _owned_by_applier(req, resource, old, new, body)
         if new.get("kind") != resource.kind or new.get("apiVersion") != resource.stored_group_version:
@@ -538,7 +537,7 @@ async def _update_scale(
         if old is None:
             raise not_found(rp)
         scale = strategy.scale_of(resource, old, selector_string(old))
-        new_scale = change(copy.deepcopy(scale))
+        new_scale = change(deep_copy(scale))
         replicas = (new_scale.get("spec") or {}).get("replicas") if isinstance(new_scale.get("spec"), dict) else None
         if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 0:
             detail = "must be greater than or equal to 0" if isinstance(replicas, int) and not isinstance(replicas, bool) else "must be an integer"
@@ -546,7 +545,7 @@ async def _update_scale(
         precondition = _preconditionresource_version(new_scale, rp) if body is not None else None
         if precondition is not None and precondition != resource_version(old):
             raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
-        new = copy.deepcopy(old)
+        new = deep_copy(old)
         new.setdefault("spec", {})["replicas"] = replicas
         try:
             stored = await _write_update(req, ResourcePath(resource, rp.namespace, rp.name, ""), cid, old, new, None)
@@ -573,7 +572,7 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         current = (old.get("spec") or {}).get("nodeName")
         if current:
             raise errors.conflict("pods/binding", "", rp.name, f'pod {rp.name} is already assigned to node "{current}"')
-        new = copy.deepcopy(old)
+        new = deep_copy(old)
         new["spec"]["nodeName"] = node
         conditions = [c for c in (new.get("status") or {}).get("conditions") or [] if c.get("type") != "PodScheduled"]
         conditions.append({"type": "PodScheduled", "status": "True", "lastProbeTime": None,

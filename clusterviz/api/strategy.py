@@ -7,13 +7,12 @@ generation follows spec changes for workloads.
 
 from __future__ import annotations
 
-import copy
 import ipaddress
 import secrets
 import uuid
 from typing import Any
 
-from clusterviz.apimachinery.unstructured import dict_or_empty
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 from . import clock
 from .resources import Resource
@@ -53,7 +52,7 @@ def qos_class(pod: dict[str, Any]) -> str:
 
 def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any]:
     """Server-set metadata and the status a new object starts with."""
-    obj = copy.deepcopy(obj)
+    obj = deep_copy(obj)
     meta = obj.setdefault("metadata", {})
     meta["uid"] = str(uuid.uuid4())
     meta["creationTimestamp"] = clock.rfc3339()
@@ -92,7 +91,7 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
 
 def prepare_for_update(resource: Resource, old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """Keep what an update of the main resource may not change."""
-    new = copy.deepcopy(new)
+    new = deep_copy(new)
     meta = new.setdefault("metadata", {})
     old_meta = old.get("metadata") or {}
     for field in ("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"):
@@ -103,14 +102,14 @@ def prepare_for_update(resource: Resource, old: dict[str, Any], new: dict[str, A
             meta.pop(field, None)
     if resource.has_status:
         if "status" in old:
-            new["status"] = copy.deepcopy(old["status"])
+            new["status"] = deep_copy(old["status"])
         else:
             new.pop("status", None)
     if resource.kind == "Namespace":
         # Only the finalize subresource changes a namespace's finalizers.
         finalizers = dict_or_empty(old.get("spec")).get("finalizers")
         if isinstance(new.get("spec"), dict) and finalizers is not None:
-            new["spec"]["finalizers"] = copy.deepcopy(finalizers)
+            new["spec"]["finalizers"] = deep_copy(finalizers)
         elif isinstance(new.get("spec"), dict):
             new["spec"].pop("finalizers", None)
     if "generation" in old_meta and new.get("spec") != old.get("spec"):
@@ -136,9 +135,9 @@ def _set_template_generation(obj: dict[str, Any], generation: int) -> None:
 
 def prepare_for_status_update(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """A status write changes .status only."""
-    merged = copy.deepcopy(old)
+    merged = deep_copy(old)
     if "status" in new:
-        merged["status"] = copy.deepcopy(new["status"])
+        merged["status"] = deep_copy(new["status"])
     else:
         merged.pop("status", None)
     return merged
@@ -146,8 +145,8 @@ def prepare_for_status_update(old: dict[str, Any], new: dict[str, Any]) -> dict[
 
 def prepare_for_finalize(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """A namespace's finalize write changes .spec.finalizers only."""
-    merged = copy.deepcopy(old)
-    merged.setdefault("spec", {})["finalizers"] = copy.deepcopy(dict_or_empty(new.get("spec")).get("finalizers") or [])
+    merged = deep_copy(old)
+    merged.setdefault("spec", {})["finalizers"] = deep_copy(dict_or_empty(new.get("spec")).get("finalizers") or [])
     return merged
 
 

@@ -8,7 +8,25 @@ knows what it holds.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
+
+import orjson
+
+
+def deep_copy[T](obj: T) -> T:
+    """A deep copy of decoded JSON, several times faster than ``copy.deepcopy`` (a JSON round trip in C).
+
+    Anything JSON cannot carry as it is (tuples, non-string keys, numbers beyond 64 bits) is copied by
+    ``copy.deepcopy`` instead, so the copy always equals the original.
+    """
+    try:
+        copied = orjson.loads(orjson.dumps(obj))
+    except (TypeError, orjson.JSONEncodeError):
+        return copy.deepcopy(obj)
+    if copied != obj:  # a tuple came back a list, NaN as null: not a faithful copy
+        return copy.deepcopy(obj)
+    return copied
 
 
 def dict_or_empty(value: object) -> dict[str, Any]:

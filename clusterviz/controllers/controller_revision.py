@@ -10,11 +10,11 @@ is how the rolling update tells old Pods from new ones.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import errors
 from clusterviz.apimachinery import labels
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .daemonset_util import HASH_LABEL
 from .deployment_util import compute_hash
@@ -54,7 +54,7 @@ def revision_patch(ds: Obj) -> dict[str, Any]:
     bytes with its own rendering of the DaemonSet to skip a rollback to the
     template already in place.
     """
-    template = copy.deepcopy(spec(ds).get("template") or {})
+    template = deep_copy(spec(ds).get("template") or {})
     template_meta = template.get("metadata")
     if not isinstance(template_meta, dict):
         template_meta = template["metadata"] = {}
@@ -129,7 +129,7 @@ class History:
                 # dedupCurHistories: one revision per template; the newest number stays.
                 await self._delete(duplicate)
         if revision_of(cur) < next_revision:
-            body = copy.deepcopy(cur)
+            body = deep_copy(cur)
             body["revision"] = next_revision
             cur = self.written.remember(await self.client.update(body))
         return cur, old

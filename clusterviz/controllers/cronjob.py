@@ -15,7 +15,6 @@ a day of schedule passes in moments.
 
 from __future__ import annotations
 
-import copy
 import logging
 import zoneinfo
 from datetime import datetime, timedelta, tzinfo
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery.cron import CronError, Schedule, parse_standard
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .job_util import condition_true, is_finished
 from .util import (
@@ -84,7 +84,7 @@ def job_from_template(cron_job: Obj, scheduled: datetime, zone: tzinfo | None) -
     """getJobFromTemplate2: the Job for one scheduled time, owned by the CronJob."""
     template = spec(cron_job).get("jobTemplate") or {}
     template_meta = template.get("metadata") or {}
-    annotations = copy.deepcopy(template_meta.get("annotations") or {})
+    annotations = deep_copy(template_meta.get("annotations") or {})
     local = scheduled.astimezone(zone) if zone is not None else scheduled
     annotations[SCHEDULED_TIMESTAMP] = local.isoformat().replace("+00:00", "Z")
     job_meta: dict[str, Any] = {
@@ -94,12 +94,12 @@ def job_from_template(cron_job: Obj, scheduled: datetime, zone: tzinfo | None) -
         "ownerReferences": [new_controller_ref(cron_job)],
     }
     if template_meta.get("labels"):
-        job_meta["labels"] = copy.deepcopy(template_meta["labels"])
+        job_meta["labels"] = deep_copy(template_meta["labels"])
     return {
         "apiVersion": "batch/v1",
         "kind": "Job",
         "metadata": job_meta,
-        "spec": copy.deepcopy(template.get("spec") or {}),
+        "spec": deep_copy(template.get("spec") or {}),
     }
 
 
@@ -152,8 +152,8 @@ class CronJobController:
         cron_job = self.written.fresh(self.cron_jobs.get(key))
         if cron_job is None:
             return
-        cron_job = copy.deepcopy(cron_job)
-        before = copy.deepcopy(status(cron_job))
+        cron_job = deep_copy(cron_job)
+        before = deep_copy(status(cron_job))
         jobs = [j for j in self.jobs_by_owner.get(meta(cron_job).get("uid", "")) if not deleting(j)]
         await self._reconcile_active(cron_job, jobs)
         requeue: float | None = None
@@ -334,7 +334,7 @@ class CronJobController:
         """UpdateStatus, once more with a fresh read on a conflict."""
         current = cron_job
         for attempt in range(2):
-            body = copy.deepcopy(current)
+            body = deep_copy(current)
             body["status"] = status(cron_job)
             try:
                 self.written.remember(await self.client.update(body, sub="status"))

@@ -12,7 +12,6 @@ the history beyond revisionHistoryLimit is pruned. Last comes the status.
 
 from __future__ import annotations
 
-import copy
 import functools
 import logging
 from typing import TYPE_CHECKING, Any
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .controller_revision import History
 from .daemonset_util import (
@@ -354,7 +354,7 @@ class DaemonSetController:
 
     def _pod_template(self, ds: Obj, hash_: str) -> dict[str, Any]:
         """CreatePodTemplate: the DaemonSet's template with the template generation and revision hash labels."""
-        template = copy.deepcopy(spec(ds).get("template") or {})
+        template = deep_copy(spec(ds).get("template") or {})
         template_meta = template.setdefault("metadata", {})
         pod_labels = template_meta.setdefault("labels", {})
         generation = template_generation(ds)
@@ -368,8 +368,8 @@ class DaemonSetController:
     def _owner_for(ds: Obj, template: dict[str, Any], node: str) -> Obj:
         """The DaemonSet with the template of its Pod for ``node``: pinned there by node affinity, with the
         daemon tolerations."""
-        owner = copy.deepcopy(ds)
-        owner["spec"]["template"] = copy.deepcopy(template)
+        owner = deep_copy(ds)
+        owner["spec"]["template"] = deep_copy(template)
         pod_spec = owner["spec"]["template"].setdefault("spec", {})
         replace_node_name_affinity(pod_spec, node)
         add_daemon_tolerations(pod_spec)
@@ -440,5 +440,5 @@ class DaemonSetController:
             wire["observedGeneration"] = observed_generation
         for kept in ("collisionCount", "conditions"):
             if old.get(kept) is not None:
-                wire[kept] = copy.deepcopy(old[kept])
+                wire[kept] = deep_copy(old[kept])
         await write_status(self.client, self.written, ds, wire, PLURAL)

@@ -7,11 +7,11 @@ date, and the rolling update's choice of Pods to replace.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from clusterviz.apimachinery.unstructured import deep_copy
 from clusterviz.scheduler.plugins.node_affinity import node_matches_pod
 from clusterviz.scheduler.plugins.taint_toleration import find_untolerated_taint
 
@@ -98,7 +98,7 @@ def target_node_name(pod: Obj) -> str | None:
 
 def new_pod_spec(ds: Obj, node_name: str) -> dict[str, Any]:
     """NewPod's spec: the template's, placed on ``node_name`` with the daemon tolerations (for the predicates)."""
-    pod_spec = copy.deepcopy((spec(ds).get("template") or {}).get("spec") or {})
+    pod_spec = deep_copy((spec(ds).get("template") or {}).get("spec") or {})
     pod_spec["nodeName"] = node_name
     add_daemon_tolerations(pod_spec)
     return pod_spec

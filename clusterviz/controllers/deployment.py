@@ -9,12 +9,12 @@ status with its Available and Progressing conditions.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from . import deployment_status as ds
 from . import deployment_util as du
@@ -149,7 +149,7 @@ class DeploymentController:
         cached = self.written.fresh(self.deployments.get(key))
         if cached is None:
             return
-        d = copy.deepcopy(cached)
+        d = deep_copy(cached)
         try:
             selector = selector_of(d)
         except labels.SelectorError:
@@ -253,7 +253,7 @@ class DeploymentController:
         """getNewReplicaSet: sync the existing new ReplicaSet's annotations, or create it."""
         new_revision = str(du.max_revision(old_rss) + 1)
         if existing is not None:
-            rs_copy = copy.deepcopy(existing)
+            rs_copy = deep_copy(existing)
             annotations_updated = du.set_new_rs_annotations(d, rs_copy, new_revision, True)
             min_ready = int_field(spec(d), "minReadySeconds")
             if annotations_updated or int_field(spec(rs_copy), "minReadySeconds") != min_ready:
@@ -281,12 +281,12 @@ class DeploymentController:
         return await self._create_new_replica_set(d, old_rss, new_revision)
 
     async def _create_new_replica_set(self, d: Obj, old_rss: list[Obj], new_revision: str) -> Obj | None:
-        template = copy.deepcopy(spec(d).get("template") or {})
+        template = deep_copy(spec(d).get("template") or {})
         collision_count = status(d).get("collisionCount")
         pod_hash = du.compute_hash(template, collision_count if isinstance(collision_count, int) else None)
         template_meta = template.setdefault("metadata", {})
         template_meta["labels"] = {**(template_meta.get("labels") or {}), du.HASH_LABEL: pod_hash}
-        selector = copy.deepcopy(spec(d).get("selector") or {})
+        selector = deep_copy(spec(d).get("selector") or {})
         selector["matchLabels"] = {**(selector.get("matchLabels") or {}), du.HASH_LABEL: pod_hash}
         namespace = meta(d).get("namespace", "")
         new_rs: Obj = {
@@ -401,7 +401,7 @@ class DeploymentController:
         if not size_changed and not du.replicas_annotations_need_update(rs, desired, most):
             return False, rs
         old_scale = replicas_of(rs)
-        rs_copy = copy.deepcopy(rs)
+        rs_copy = deep_copy(rs)
         rs_copy.setdefault("spec", {})["replicas"] = new_scale
         du.set_replicas_annotations(rs_copy, desired, most)
         updated = self.written_rs.remember(await self.client.update(rs_copy))

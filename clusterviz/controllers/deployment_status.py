@@ -8,8 +8,9 @@ enforced (no ProgressDeadlineExceeded).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .deployment_util import max_unavailable, spec_replicas, status_count
 from .util import Obj, int_field, meta, replicas_of, spec, status
@@ -124,7 +125,7 @@ def calculate_status(all_rss: list[Obj], new_rs: Obj | None, d: Obj, now: str) -
     new_status: dict[str, Any] = {k: v for k, v in counts.items() if v}
     if isinstance(status(d).get("collisionCount"), int):
         new_status["collisionCount"] = status(d)["collisionCount"]
-    conditions = copy.deepcopy(status(d).get("conditions") or [])
+    conditions = deep_copy(status(d).get("conditions") or [])
     if conditions:
         new_status["conditions"] = conditions
     if available >= replicas_of(d) - max_unavailable(d):

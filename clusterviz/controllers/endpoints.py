@@ -9,12 +9,12 @@ are left to whoever manages their Endpoints.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .util import Obj, Worker, deleting, is_pod_ready, labels_of, meta, spec, status
 
@@ -185,7 +185,7 @@ class EndpointsController:
         if current is not None and (current.get("subsets") or []) == subsets and labels_of(current) == wanted_labels:
             return
         body: Obj = (
-            copy.deepcopy(current)
+            deep_copy(current)
             if current is not None
             else {"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": name, "namespace": namespace}}
         )

@@ -14,13 +14,13 @@ scale-down happens and then lets the cluster settle.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import clock, errors, resources
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
 from clusterviz.apimachinery.quantity import parse_quantity
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from . import horizontal_behavior as behavior_rules
 from .horizontal_replicas import ReplicaCalcError, raw_resource_replicas, resource_replicas
@@ -87,7 +87,7 @@ class HorizontalController:
         hpa = self.autoscalers.get(key)
         if hpa is None:
             return
-        held = await self._reconcile(key, copy.deepcopy(hpa))
+        held = await self._reconcile(key, deep_copy(hpa))
         if self.autoscalers.get(key) is not None:
             self.worker.add_after(key, SYNC_PERIOD, background=not held)
 
@@ -100,8 +100,8 @@ class HorizontalController:
 
     async def _reconcile(self, key: str, hpa: Obj) -> bool:
         """One reconcile; whether a recommendation is held back (the next sync has work to do)."""
-        original = copy.deepcopy(status(hpa))
-        hpa["status"] = copy.deepcopy(original)  # a dict from here on
+        original = deep_copy(status(hpa))
+        hpa["status"] = deep_copy(original)  # a dict from here on
         ref = spec(hpa).get("scaleTargetRef") or {}
         namespace = str(meta(hpa).get("namespace", ""))
         try:

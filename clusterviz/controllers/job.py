@@ -30,13 +30,13 @@ counts as failed once it is terminating.
 
 from __future__ import annotations
 
-import copy
 import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from . import job_index, job_tracking
 from .job_failure_policy import POD_FAILURE_POLICY, judge
@@ -225,7 +225,7 @@ class JobController:
                 i for p in new if _phase(p) == "Succeeded" and (i := index_of(p)) is not None and i < wanted
             }
         active = [p for p in pods if is_pod_active(p)]
-        conditions = [c for c in copy.deepcopy(old.get("conditions") or []) if isinstance(c, dict)]
+        conditions = [c for c in deep_copy(old.get("conditions") or []) if isinstance(c, dict)]
         counts: dict[str, Any] = {"succeeded": succeeded, "failed": failed}
         if is_indexed(job):
             counts["completedIndexes"] = format_indexes(done_indexes)
@@ -439,7 +439,7 @@ class JobController:
             return
         current = job
         for attempt in range(2):
-            body = copy.deepcopy(current)
+            body = deep_copy(current)
             body["status"] = wire
             try:
                 self.written.remember(await self.client.update(body, sub="status"))

@@ -7,10 +7,10 @@ finalizer off, and a deleted Pod goes. A Pod whose Job is gone (an orphan) is re
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Final
 
 from clusterviz.api import errors
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .util import Obj, controller_ref, meta
 
@@ -29,7 +29,7 @@ def tracked(pod: Obj) -> bool:
 
 def with_tracking(owner: Obj) -> Obj:
     """A copy of the Job (or of an index's copy of it) whose template puts the finalizer on its Pods."""
-    found = copy.deepcopy(owner)
+    found = deep_copy(owner)
     template_meta = found.setdefault("spec", {}).setdefault("template", {}).setdefault("metadata", {})
     finalizers = template_meta.setdefault("finalizers", [])
     if FINALIZER not in finalizers:

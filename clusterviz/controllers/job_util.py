@@ -5,10 +5,10 @@ Pure functions over plain objects; the controller decides when to write.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Final
 
 from clusterviz.api import clock
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .util import Obj, annotations_of, int_field, meta, spec, status
 
@@ -159,7 +159,7 @@ def failure_backoff(failures: int) -> float:
 
 def indexed_owner(job: Obj, index: int) -> Obj:
     """A copy of an Indexed Job whose template makes the Pod of ``index``: its annotation, label, env and hostname."""
-    owner = copy.deepcopy(job)
+    owner = deep_copy(job)
     template = owner.setdefault("spec", {}).setdefault("template", {})
     template_meta = template.setdefault("metadata", {})
     template_meta.setdefault("annotations", {})[COMPLETION_INDEX] = str(index)
@@ -176,7 +176,7 @@ def indexed_owner(job: Obj, index: int) -> Obj:
             if isinstance(env, list) and not any(
                 isinstance(e, dict) and e.get("name") == COMPLETION_INDEX_ENV for e in env
             ):
-                env.append({"name": COMPLETION_INDEX_ENV, "valueFrom": {"fieldRef": copy.deepcopy(field_ref)}})
+                env.append({"name": COMPLETION_INDEX_ENV, "valueFrom": {"fieldRef": deep_copy(field_ref)}})
     return owner
 
 

@@ -12,13 +12,13 @@ controller's job.
 
 from __future__ import annotations
 
-import copy
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .util import Obj, Worker, is_conflict, labels_of, meta, pod_condition, spec, status
 
@@ -127,7 +127,8 @@ class NodeLifecycleController:
 
     async def monitor(self) -> None:
         """monitorNodeHealth: one pass over every node."""
-        nodes = sorted((copy.deepcopy(n) for n in self.nodes.items()), key=lambda n: meta(n).get("name", ""))
+        # The informer's own copies: a pass only reads them (a status it writes is made on a copy).
+        nodes = sorted(self.nodes.items(), key=lambda n: meta(n).get("name", ""))
         names = {meta(n).get("name", "") for n in nodes}
         for node in nodes:
             name = meta(node).get("name", "")
@@ -186,7 +187,7 @@ class NodeLifecycleController:
             }
             grace = NODE_STARTUP_GRACE_PERIOD
         else:
-            observed = copy.deepcopy(current)
+            observed = deep_copy(current)
             grace = self.settings.node_monitor_grace_period
         health = self.health.get(name)
         heartbeat = current.get("lastHeartbeatTime") if current else None
@@ -206,6 +207,7 @@ class NodeLifecycleController:
         if now <= health.probe + grace:
             return observed, current
         stamp = clock.rfc3339()
+        node = deep_copy(node)
         if not isinstance(node.get("status"), dict):
             node["status"] = {}
         if not isinstance(node["status"].get("conditions"), list):
@@ -249,7 +251,7 @@ class NodeLifecycleController:
             condition = pod_condition(pod, "Ready")
             if condition is None or condition.get("status") == "False":
                 continue
-            body = copy.deepcopy(pod)
+            body = deep_copy(pod)
             for item in status(body).get("conditions") or []:
                 if item.get("type") == "Ready":
                     item.update(status="False", lastTransitionTime=clock.rfc3339())

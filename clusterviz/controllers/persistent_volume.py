@@ -22,11 +22,11 @@ simulation quiet.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any, Final
 
 from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .persistent_volume_util import (
     ANN_BETA_STORAGE_PROVISIONER,
@@ -225,7 +225,7 @@ class PersistentVolumeController:
             return
         volume = linked
         claim_uid = meta(claim).get("uid")
-        wanted = copy.deepcopy(claim)
+        wanted = deep_copy(claim)
         annotations = wanted["metadata"].setdefault("annotations", {})
         if spec(claim).get("volumeName") != meta(volume).get("name"):
             wanted["spec"]["volumeName"] = meta(volume).get("name")
@@ -248,7 +248,7 @@ class PersistentVolumeController:
         ref = spec(volume).get("claimRef") or {}
         if is_bound_to(volume, claim) and ref.get("uid") == claim_meta.get("uid"):
             return volume
-        wanted = copy.deepcopy(volume)
+        wanted = deep_copy(volume)
         wanted["spec"]["claimRef"] = {
             "kind": "PersistentVolumeClaim", "namespace": claim_meta.get("namespace"), "name": claim_meta.get("name"),
             "uid": claim_meta.get("uid"), "apiVersion": "v1", "resourceVersion": claim_meta.get("resourceVersion"),
@@ -307,7 +307,7 @@ class PersistentVolumeController:
 
     async def _unbind(self, volume: Obj) -> None:
         """unbindVolume: the controller's own link to a claim bound elsewhere is undone."""
-        wanted = copy.deepcopy(volume)
+        wanted = deep_copy(volume)
         wanted["spec"].pop("claimRef", None)
         wanted["metadata"].get("annotations", {}).pop(ANN_BOUND_BY_CONTROLLER, None)
         written = await self._write(self.client.update(wanted))

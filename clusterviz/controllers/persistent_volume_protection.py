@@ -9,13 +9,13 @@ stays, ``Terminating``. A Pod uses a claim while it has not finished.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Final
 
 from clusterviz.api import errors
 from clusterviz.api.admission.storage_protection import PV_PROTECTION, PVC_PROTECTION
 from clusterviz.api.client import Client
 from clusterviz.api.informer import Handler, key_of
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .util import Obj, Worker, deleting, meta, spec, status
 
@@ -38,7 +38,7 @@ def claims_of(pod: Obj) -> list[str]:
 
 async def _release(client: Client, obj: Obj, finalizer: str) -> None:
     """Remove the finalizer (the API server then deletes the object); a conflict is retried by the worker."""
-    wanted = copy.deepcopy(obj)
+    wanted = deep_copy(obj)
     wanted["metadata"]["finalizers"] = [f for f in meta(obj).get("finalizers") or [] if f != finalizer]
     try:
         await client.update(wanted)

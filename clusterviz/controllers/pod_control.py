@@ -6,7 +6,6 @@ template makes, and the order in which surplus Pods are deleted.
 
 from __future__ import annotations
 
-import copy
 import functools
 import random
 from collections.abc import Awaitable, Callable, Sequence
@@ -17,6 +16,7 @@ from clusterviz.api.client import Client
 from clusterviz.api.component import Engine
 from clusterviz.api.informer import Informer, key_of
 from clusterviz.api.record import EventRecorder
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .util import (
     Obj,
@@ -166,9 +166,9 @@ def pod_from_template(owner: Obj, name: str, prefix: str) -> Obj:
     pod_meta: dict[str, Any] = {"name": name, "generateName": prefix, "namespace": meta(owner).get("namespace")}
     for field in ("labels", "annotations", "finalizers"):
         if template_meta.get(field):
-            pod_meta[field] = copy.deepcopy(template_meta[field])
+            pod_meta[field] = deep_copy(template_meta[field])
     pod_meta["ownerReferences"] = [new_controller_ref(owner)]
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": pod_meta, "spec": copy.deepcopy(template.get("spec") or {})}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": pod_meta, "spec": deep_copy(template.get("spec") or {})}
 
 
 def _deletion_cost(pod: Obj) -> int:

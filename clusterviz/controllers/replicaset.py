@@ -14,7 +14,6 @@ delivered twice harmless.
 
 from __future__ import annotations
 
-import copy
 import functools
 import logging
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from clusterviz.api import clock, errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .pod_control import GENERATED_PREFIX_MAX as GENERATED_PREFIX_MAX
 from .pod_control import NAME_ATTEMPTS as NAME_ATTEMPTS
@@ -298,7 +298,7 @@ class ReplicaSetController:
                 since = self.cm.ready_since(pod)
                 if min_ready == 0 or (since is not None and since + min_ready < self.engine.now):
                     available += 1
-        conditions = [c for c in copy.deepcopy(status(owner).get("conditions") or []) if isinstance(c, dict)]
+        conditions = [c for c in deep_copy(status(owner).get("conditions") or []) if isinstance(c, dict)]
         failure = next((c for c in conditions if c.get("type") == "ReplicaFailure"), None)
         if manage_error is not None and failure is None:
             diff = len(pods) - replicas_of(owner)

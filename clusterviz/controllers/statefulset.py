@@ -15,13 +15,13 @@ and their ownerReferences follow the persistentVolumeClaimRetentionPolicy.
 
 from __future__ import annotations
 
-import copy
 import logging
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .controller_revision import History
 from .statefulset_claims import claims_for, owner_patch, with_claim_volumes
@@ -327,7 +327,7 @@ class StatefulSetController:
 
     async def _update_identity(self, sts: Obj, pod: Obj) -> Obj:
         """UpdateStatefulPod: put the Pod's identity back (its labels, hostname and subdomain)."""
-        body = copy.deepcopy(pod)
+        body = deep_copy(pod)
         set_identity(sts, body)
         name = str(meta(pod).get("name") or "")
         try:
@@ -372,7 +372,7 @@ class StatefulSetController:
         old = status(sts)
         wire["collisionCount"] = int_field(old, "collisionCount")
         if old.get("conditions") is not None:
-            wire["conditions"] = copy.deepcopy(old["conditions"])
+            wire["conditions"] = deep_copy(old["conditions"])
         if wire == old:
             return
         await write_status(self.client, self.written, sts, wire, PLURAL)

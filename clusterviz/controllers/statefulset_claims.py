@@ -10,8 +10,9 @@ scale-down when ``whenScaled: Delete``; Retain leaves a claim unowned.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .util import Obj, meta, owner_refs, spec
 
@@ -31,7 +32,7 @@ def claims_for(sts: Obj, ordinal: int) -> list[Obj]:
     match_labels = (spec(sts).get("selector") or {}).get("matchLabels") or {}
     claims = []
     for template in templates(sts):
-        claim = copy.deepcopy(template)
+        claim = deep_copy(template)
         claim.pop("status", None)
         claim["apiVersion"], claim["kind"] = "v1", "PersistentVolumeClaim"
         claim_meta = claim.setdefault("metadata", {})

@@ -9,9 +9,10 @@ of the ControllerRevision it was made from in ``controller-revision-hash``.
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
+
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .daemonset_util import HASH_LABEL
 from .pod_control import pod_from_template
@@ -96,7 +97,7 @@ def template_of_revision(revision: Obj) -> dict[str, Any]:
     template = ((data or {}).get("spec") or {}).get("template") if isinstance(data, dict) else None
     if not isinstance(template, dict):
         return {}
-    template = copy.deepcopy(template)
+    template = deep_copy(template)
     template.pop("$patch", None)
     template_meta = template.get("metadata")
     if isinstance(template_meta, dict) and template_meta.get("creationTimestamp") is None:
@@ -119,7 +120,7 @@ def uses_current_revision(sts: Obj, ordinal: int) -> bool:
 
 def new_pod(sts: Obj, revision: Obj, ordinal: int) -> Obj:
     """newStatefulSetPod: the revision's template as the Pod ``<set>-<ordinal>``, with its identity and revision."""
-    owner = copy.deepcopy(sts)
+    owner = deep_copy(sts)
     owner.setdefault("spec", {})["template"] = template_of_revision(revision)
     name = pod_name(sts, ordinal)
     pod = pod_from_template(owner, name, f"{meta(sts).get('name')}-")

@@ -8,7 +8,6 @@ informer caches, failed keys are retried with exponential backoff.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
@@ -18,7 +17,7 @@ from clusterviz.api.client import Client
 from clusterviz.api.component import Engine
 from clusterviz.api.informer import Handler, Informer, WorkQueue, key_of
 from clusterviz.apimachinery import labels
-from clusterviz.apimachinery.unstructured import resource_version
+from clusterviz.apimachinery.unstructured import deep_copy, resource_version
 
 log = logging.getLogger(__name__)
 
@@ -284,7 +283,7 @@ async def write_status(client: Client, written: RecentWrites, obj: Obj, wire: di
     """UpdateStatus with ``wire`` as the whole status, once more from a fresh read after a 409 Conflict."""
     current = obj
     for attempt in range(2):
-        body = copy.deepcopy(current)
+        body = deep_copy(current)
         body["status"] = wire
         try:
             return written.remember(await client.update(body, sub="status"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
@@ -12,6 +11,7 @@ from clusterviz.api import clock, errors, handlers, resources, virtual
 from clusterviz.api.component import SimSettings
 from clusterviz.api.request import ApiRequest, ApiResponse, ResourcePath
 from clusterviz.apimachinery.field import invalid, not_supported
+from clusterviz.apimachinery.unstructured import deep_copy
 from clusterviz.store.threads import in_thread
 
 from . import registry, trace
@@ -143,7 +143,7 @@ async def simulations(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         current = await _simulation_object(req.cluster)
         if req.method == "PATCH":
             kind, body = handlers.decode_patch(req)
-            changed = handlers.apply_patch(kind if kind != "apply" else "strategic", copy.deepcopy(current), body)
+            changed = handlers.apply_patch(kind if kind != "apply" else "strategic", deep_copy(current), body)
         else:
             changed = (
                 req.payload

@@ -9,7 +9,6 @@ All functions here are synchronous; the API server calls them from threads.
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import threading
@@ -21,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 
-from clusterviz.apimachinery.unstructured import dict_or_empty, str_or_empty
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty, str_or_empty
 
 from . import notify
 from .models import Cluster, StoredObject, WatchEvent
@@ -232,7 +231,7 @@ class _Writer:
 
     def _log(self, kind: str, key: Key, obj: dict[str, Any], previous: dict[str, Any] | None) -> None:
         # The event keeps its own copy: the caller gets ``obj`` back and may change it.
-        self.events.append(Event(self.revision, kind, key.resource, key.namespace, key.name, copy.deepcopy(obj), previous))
+        self.events.append(Event(self.revision, kind, key.resource, key.namespace, key.name, deep_copy(obj), previous))
 
     def flush(self, cursor: Any) -> None:
         """Append the transaction's watch events to the log."""
@@ -244,7 +243,7 @@ class _Writer:
         )
 
     def create(self, key: Key, obj: dict[str, Any]) -> dict[str, Any]:
-        obj = copy.deepcopy(obj)
+        obj = deep_copy(obj)
         rev = self._next()
         obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
         index = _index_columns(obj)
@@ -281,7 +280,7 @@ class _Writer:
             pk, stored_rv, _, previous = self._current(cursor, key)
             if expected_rv is not None and stored_rv != expected_rv:
                 raise RevisionConflict(key)
-            obj = copy.deepcopy(obj)
+            obj = deep_copy(obj)
             rev = self._next()
             obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
             index = _index_columns(obj)

@@ -102,7 +102,11 @@ async def test_services_without_a_selector_are_left_alone(cluster: Cluster) -> N
     await cluster.kubectl.create(manual)
     await cluster.settle()
     assert await cluster.kubectl.get_or_none("endpoints", "external", "default") is None
-    assert await cluster.kubectl.get_or_none("endpoints", "kubernetes", "default") is None
+    # The kubernetes Service has no selector either: its Endpoints are the API server's, left as it wrote them.
+    endpoints = await cluster.kubectl.get_or_none("endpoints", "kubernetes", "default")
+    assert endpoints is not None
+    assert endpoints["subsets"] == [{"addresses": [{"ip": "192.168.49.2"}],
+                                     "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]}]
 
 
 async def test_deleting_the_service_deletes_its_endpoints(cluster: Cluster) -> None:

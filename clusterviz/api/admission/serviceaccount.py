@@ -10,10 +10,9 @@ A Pod without image pull secrets takes its account's.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Final
 
-from clusterviz.apimachinery.unstructured import list_or_empty
+from clusterviz.apimachinery.unstructured import deep_copy, list_or_empty
 
 from ..cluster_ca import CA_KEY, ROOT_CA_CONFIG_MAP
 
@@ -64,13 +63,13 @@ def _automount(spec: dict[str, Any], account: dict[str, Any] | None) -> bool:
 
 def admit_pod(pod: dict[str, Any], account: dict[str, Any] | None, suffix: str) -> dict[str, Any]:
     """The Pod as the plugin leaves it; ``account`` is its ServiceAccount (None if not found), ``suffix`` random."""
-    pod = copy.deepcopy(pod)
+    pod = deep_copy(pod)
     spec = pod.get("spec")
     if not isinstance(spec, dict):
         return pod  # nothing to mount into; validation reports the Pod
     spec["serviceAccountName"] = account_name(pod)
     if not spec.get("imagePullSecrets") and account is not None and isinstance(account.get("imagePullSecrets"), list):
-        spec["imagePullSecrets"] = copy.deepcopy(account["imagePullSecrets"])
+        spec["imagePullSecrets"] = deep_copy(account["imagePullSecrets"])
     if not _automount(spec, account):
         return pod
     containers = [

@@ -7,8 +7,9 @@ the protection controllers remove the finalizer when it is safe.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Final
+
+from clusterviz.apimachinery.unstructured import deep_copy
 
 __all__ = ["FINALIZERS", "PV_PROTECTION", "PVC_PROTECTION", "admit"]
 
@@ -26,6 +27,6 @@ def admit(kind: str, obj: dict[str, Any]) -> dict[str, Any]:
     finalizers = meta.get("finalizers")
     if finalizers is not None and (not isinstance(finalizers, list) or finalizer in finalizers):
         return obj  # already protected, or malformed (validation says so)
-    admitted = copy.deepcopy(obj)
+    admitted = deep_copy(obj)
     admitted["metadata"]["finalizers"] = [*(finalizers or []), finalizer]
     return admitted

@@ -9,11 +9,10 @@ and with none the claim is left unset.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Final
 
 from clusterviz.apimachinery.quantity import QuantityError, parse_quantity
-from clusterviz.apimachinery.unstructured import dict_or_empty
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 __all__ = ["DEFAULT_CLASS_ANNOTATION", "admit_claim", "default_class", "is_default_class", "resize_refusal"]
 
@@ -49,7 +48,7 @@ def admit_claim(claim: dict[str, Any], classes: list[dict[str, Any]]) -> dict[st
     found = default_class(classes)
     if found is None:
         return claim
-    admitted = copy.deepcopy(claim)
+    admitted = deep_copy(claim)
     admitted["spec"]["storageClassName"] = dict_or_empty(found.get("metadata")).get("name")
     return admitted
 

@@ -8,11 +8,10 @@ behavior (with Go's field names, as upstream encodes its internal type).
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
-from clusterviz.apimachinery.unstructured import dict_or_empty
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 METRICS_ANNOTATION = "autoscaling.alpha.kubernetes.io/metrics"
 CURRENT_METRICS_ANNOTATION = "autoscaling.alpha.kubernetes.io/current-metrics"
@@ -205,7 +204,7 @@ def _renamed(value: Any, names: dict[str, str]) -> Any:
 
 def v2_to_v1(obj: dict[str, Any]) -> dict[str, Any]:
     """The v1 view of a stored v2 HorizontalPodAutoscaler."""
-    out = copy.deepcopy(obj)
+    out = deep_copy(obj)
     out["apiVersion"] = V1
     spec = dict_or_empty(obj.get("spec"))
     status = dict_or_empty(obj.get("status"))
@@ -251,7 +250,7 @@ def v2_to_v1(obj: dict[str, Any]) -> dict[str, Any]:
 
 def v1_to_v2(obj: dict[str, Any]) -> dict[str, Any]:
     """A v1 HorizontalPodAutoscaler as v2 stores it (what v1 cannot say comes from the annotations)."""
-    out = copy.deepcopy(obj)
+    out = deep_copy(obj)
     out["apiVersion"] = V2
     meta = out.get("metadata")
     raw = dict_or_empty(dict_or_empty(meta).get("annotations"))

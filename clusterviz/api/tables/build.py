@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
+
+from clusterviz.apimachinery.unstructured import deep_copy
 
 from .autoscaling import _print_horizontal_pod_autoscaler
 from .batch import _print_cron_job, _print_job
@@ -64,12 +65,12 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
 
 def _partial_metadata(obj: dict[str, Any]) -> dict[str, Any]:
     meta = _meta(obj)
-    copied = {key: copy.deepcopy(meta[key]) for key in PARTIAL_METADATA_FIELDS if meta.get(key) is not None}
+    copied = {key: deep_copy(meta[key]) for key in PARTIAL_METADATA_FIELDS if meta.get(key) is not None}
     return {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": copied}
 
 
 def _full_object(obj: dict[str, Any], resource: str) -> dict[str, Any]:
-    full = copy.deepcopy(obj)
+    full = deep_copy(obj)
     if resource in _TYPE_META:
         api_version, kind = _TYPE_META[resource]
         if not full.get("apiVersion"):

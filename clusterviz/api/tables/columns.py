@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from clusterviz.apimachinery.unstructured import deep_copy
 
 RESOURCES_WITH_TABLES: set[str] = {
     "horizontalpodautoscalers",
@@ -413,7 +414,7 @@ _DEFAULT_COLUMNS: list[dict[str, Any]] = [
 
 def column_definitions(resource: str) -> list[dict[str, Any]]:
     """Return a fresh copy of the column definitions used for ``resource``."""
-    return copy.deepcopy(_COLUMNS.get(_canonical_resource(resource), _DEFAULT_COLUMNS))
+    return deep_copy(_COLUMNS.get(_canonical_resource(resource), _DEFAULT_COLUMNS))
 
 
 def _canonical_resource(resource: str) -> str:

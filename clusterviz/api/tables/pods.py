@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from clusterviz.apimachinery.duration import human_duration_ns
-from clusterviz.apimachinery.unstructured import dict_or_empty, list_or_empty, str_or_empty
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty, list_or_empty, str_or_empty
 
 from .common import NONE, Printed, _i, _meta, _since, parse_timestamp_ns
 
@@ -68,9 +67,9 @@ def _print_pod(pod: dict[str, Any], now_ns: int) -> Printed:
 
     conditions: list[dict[str, Any]] = []
     if phase == "Succeeded":
-        conditions = copy.deepcopy(_POD_SUCCEEDED)
+        conditions = deep_copy(_POD_SUCCEEDED)
     elif phase == "Failed":
-        conditions = copy.deepcopy(_POD_FAILED)
+        conditions = deep_copy(_POD_FAILED)
 
     init_by_name: dict[str, Any] = {}
     for c in init_specs:

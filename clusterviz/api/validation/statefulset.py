@@ -8,12 +8,11 @@ each Pod.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Final
 
 from clusterviz.apimachinery.field import forbidden, invalid, not_supported, required
 from clusterviz.apimachinery.labels import Selector, SelectorError, selector_from_label_selector
-from clusterviz.apimachinery.unstructured import dict_or_empty
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 from .common import Errors, as_dict, as_list, child, dict_items, get_dict, get_int, nonnegative, semantic
 from .meta import (
@@ -147,7 +146,7 @@ def _with_claim_volumes(template: dict[str, Any] | None, spec: dict[str, Any]) -
              if isinstance(n, str) and n and n not in present]
     if not extra:
         return template
-    augmented = copy.deepcopy(template)
+    augmented = deep_copy(template)
     augmented["spec"] = {**pod_spec, "volumes": [*(volumes or []), *extra]}
     return augmented
 
@@ -193,7 +192,7 @@ def validate_stateful_set(obj: dict[str, Any], old: dict[str, Any] | None = None
     if old is not None:
         errs.extend(validate_object_meta_update(obj, old))
         new_spec, old_spec = dict_or_empty(obj.get("spec")), dict_or_empty(old.get("spec"))
-        rest_new, rest_old = copy.deepcopy(new_spec), copy.deepcopy(old_spec)
+        rest_new, rest_old = deep_copy(new_spec), deep_copy(old_spec)
         # The selector, serviceName, podManagementPolicy and claim templates are fixed once created.
         for name in MUTABLE:
             rest_new.pop(name, None)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import posixpath
 from typing import Any, Final
 
 from clusterviz.apimachinery.field import forbidden, invalid, not_supported, required
 from clusterviz.apimachinery.names import is_dns1123_subdomain
 from clusterviz.apimachinery.quantity import Quantity
-from clusterviz.apimachinery.unstructured import dict_or_empty
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 from .affinity import validate_node_selector_term
 from .common import (
@@ -193,7 +192,7 @@ def _claim_update(spec: dict[str, Any], obj: dict[str, Any], old: dict[str, Any]
     """ValidatePersistentVolumeClaimUpdate: volumeName may be set once, an unset class once, a bound claim's
     storage request may grow; nothing else in the spec changes."""
     old_spec = dict_or_empty(old.get("spec"))
-    new_clone, old_clone = copy.deepcopy(spec), copy.deepcopy(old_spec)
+    new_clone, old_clone = deep_copy(spec), deep_copy(old_spec)
     if not old_spec.get("volumeName"):
         old_clone["volumeName"] = new_clone.get("volumeName")
     if old_spec.get("storageClassName") is None:

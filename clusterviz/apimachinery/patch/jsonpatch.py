@@ -11,11 +11,11 @@ nothing half-applied: the caller either gets the fully patched document or a
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
 from clusterviz.apimachinery.patch.errors import PatchError
+from clusterviz.apimachinery.unstructured import deep_copy
 
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 _BAD_ESCAPE = re.compile(r"~(?![01])")
@@ -168,7 +168,7 @@ def _value_member(operation: dict[str, Any], op: str) -> Any:
     if "value" not in operation:
         raise PatchError(f"{op} operation failed: operation, missing value field: missing value")
     # Copied so the result never aliases the caller's patch document.
-    return copy.deepcopy(operation["value"])
+    return deep_copy(operation["value"])
 
 
 def _apply_operation(doc: Any, operation: Any) -> Any:
@@ -202,7 +202,7 @@ def _apply_operation(doc: Any, operation: Any) -> Any:
     if not found:
         raise PatchError(f"{op} operation does not apply: doc is missing from path: {source}: missing value")
     if op == "copy":
-        return _add(doc, tokens, copy.deepcopy(value), path, op)
+        return _add(doc, tokens, deep_copy(value), path, op)
     if source_tokens == tokens:
         return doc
     if tokens[: len(source_tokens)] == source_tokens:
@@ -224,7 +224,7 @@ def json_patch(target: Any, ops: list[dict[str, Any]]) -> Any:
     """
     if not isinstance(ops, list):
         raise PatchError("invalid JSON patch: expected a list of operations")
-    doc = copy.deepcopy(target)
+    doc = deep_copy(target)
     for operation in ops:
         doc = _apply_operation(doc, operation)
     return doc

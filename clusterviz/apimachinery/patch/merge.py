@@ -7,8 +7,9 @@ replaces the old value wholesale.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from clusterviz.apimachinery.unstructured import deep_copy
 
 
 def merge_patch(target: Any, patch: Any) -> Any:
@@ -19,12 +20,12 @@ def merge_patch(target: Any, patch: Any) -> Any:
     of an object patch removes that member from the target.
     """
     # Copy the target once up front; the merge below then edits the copy in place.
-    return _merge(copy.deepcopy(target), patch)
+    return _merge(deep_copy(target), patch)
 
 
 def _merge(target: Any, patch: Any) -> Any:
     if not isinstance(patch, dict):
-        return copy.deepcopy(patch)
+        return deep_copy(patch)
     # A non-object target is replaced by an empty object before merging, so
     # {"a": 1} patched onto a list or a string becomes {"a": 1}.
     result = target if isinstance(target, dict) else {}

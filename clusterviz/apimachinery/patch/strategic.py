@@ -33,7 +33,6 @@ Result documents never contain ``$``-directives. Malformed patches raise
 
 from __future__ import annotations
 
-import copy
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from decimal import Decimal
 from typing import Any, Final, Literal
 
 from clusterviz.apimachinery.patch.errors import PatchError
+from clusterviz.apimachinery.unstructured import deep_copy
 
 DIRECTIVE_MARKER = "$patch"
 RETAIN_KEYS_DIRECTIVE = "$retainKeys"
@@ -138,7 +138,7 @@ def strategic_merge_patch(
     if not isinstance(target, dict) or not isinstance(patch, dict):
         raise PatchError("invalid JSON document")
     merger = _Merger(lookup)
-    result = merger.merge_map(copy.deepcopy(target), copy.deepcopy(patch), ())
+    result = merger.merge_map(deep_copy(target), deep_copy(patch), ())
     return {} if result is _DELETED else result
 
 

@@ -8,17 +8,18 @@ Filter checks a bound claim's volume node affinity against the node, finds the
 smallest Available volume that fits each waiting claim on that node, and otherwise
 asks whether the claim's class can provision there. Reserve assumes the choice in
 the snapshot; the scheduler's PreBind then writes it through the API
-(``scheduler/volume_binder.py``). Score only runs with the StorageCapacityScoring
-feature, alpha and off by default in v1.35, so the default profile has none.
+(``scheduler/volume_binder.py``). Score only scores with the StorageCapacityScoring
+feature, alpha and off by default in v1.35: the default profile enables it (weight 1,
+as every score plugin listed without a weight) and its PreScore always Skips.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from clusterviz.apimachinery.unstructured import deep_copy
 from clusterviz.scheduler import storage
 from clusterviz.scheduler.framework import (
     ActionType,
@@ -221,7 +222,7 @@ def find_pod_volumes(claims: PodVolumeClaims, node: NodeInfo, snapshot: Snapshot
 
 def bind_volume_to_claim(pv: Obj, pvc: Obj) -> dict[str, Any]:
     """``GetBindVolumeToClaim``: a copy of the volume whose claimRef names the claim, marked bound by controller."""
-    out = copy.deepcopy(dict(pv))
+    out = deep_copy(dict(pv))
     pvc_meta = storage.meta(pvc)
     ref = storage.spec(pv).get("claimRef") or {}
     if (
@@ -244,7 +245,7 @@ def bind_volume_to_claim(pv: Obj, pvc: Obj) -> dict[str, Any]:
 
 def with_selected_node(pvc: Obj, node_name: str) -> dict[str, Any]:
     """A copy of the claim annotated with the node its volume is to be provisioned for."""
-    out = copy.deepcopy(dict(pvc))
+    out = deep_copy(dict(pvc))
     out.setdefault("metadata", {}).setdefault("annotations", {})[storage.ANN_SELECTED_NODE] = node_name
     return out
 
@@ -283,6 +284,14 @@ class VolumeBinding(BasePlugin):
             return Status.unresolvable(REASON_UNBOUND_IMMEDIATE), None
         state.write(NAME, _State(claims))
         return Status(), None
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: Sequence[NodeInfo]) -> Status:
+        """Always Skip: scoring needs StorageCapacityScoring (alpha, off by default), as upstream's nil scorer."""
+        return Status.skip()
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> int:
+        """0, upstream's score without a scorer (PreScore's Skip keeps the scheduler from asking)."""
+        return 0
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status:
         """The node's reasons (all of them, as upstream appends them), or Success with the volumes it would take.
