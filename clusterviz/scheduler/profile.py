@@ -38,7 +38,7 @@ CONFIG_MAP_NAMESPACE = "kube-system"
 CONFIG_MAP_NAME = "kube-scheduler"
 CONFIG_MAP_KEY = "config.yaml"
 
-# default_plugins.go (v1.35), in order, with score weights (0 = not a score plugin).
+# default_plugins.go (v1.35), in order, with score weights (0 = none given: a score plugin then weighs 1).
 DEFAULT_MULTI_POINT: tuple[tuple[str, int], ...] = (
     ("SchedulingGates", 0),
     ("PrioritySort", 0),

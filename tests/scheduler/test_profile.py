@@ -31,6 +31,7 @@ SCORES = (
     "TaintToleration",
     "NodeAffinity",
     "NodeResourcesFit",
+    "VolumeBinding",  # enabled, as upstream's; its PreScore Skips without StorageCapacityScoring
     "PodTopologySpread",
     "InterPodAffinity",
     "NodeResourcesBalancedAllocation",
@@ -58,7 +59,7 @@ class TestDefaultProfile:
     def test_score_plugins_and_weights(self):
         profile = default_profile()
         assert profile.plugins["score"] == SCORES
-        assert [profile.weight(p) for p in SCORES] == [3, 2, 1, 2, 2, 1, 1]
+        assert [profile.weight(p) for p in SCORES] == [3, 2, 1, 1, 2, 2, 1, 1]
 
     def test_other_extension_points(self):
         plugins = default_profile().plugins
@@ -70,6 +71,7 @@ class TestDefaultProfile:
             "TaintToleration",
             "NodeAffinity",
             "NodeResourcesFit",
+            "VolumeBinding",
             "PodTopologySpread",
             "InterPodAffinity",
             "NodeResourcesBalancedAllocation",

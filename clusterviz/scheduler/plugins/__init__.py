@@ -203,7 +203,7 @@ REGISTRY: dict[str, PluginSpec] = {
         PluginSpec(
             volume_binding.NAME,
             lambda _a: volume_binding.VolumeBinding(),
-            _points(PRE_FILTER, FILTER, RESERVE, PRE_BIND),
+            _points(PRE_FILTER, FILTER, PRE_SCORE, SCORE, RESERVE, PRE_BIND),
         ),
         PluginSpec(volume_zone.NAME, lambda _a: volume_zone.VolumeZone(), _points(PRE_FILTER, FILTER)),
         PluginSpec(
