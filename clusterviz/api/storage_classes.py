@@ -3,7 +3,8 @@
 ``standard`` is the default class (claims that name none get it): it waits
 for the first Pod using a claim to be scheduled and makes the volume on that
 Pod's node. ``fast`` binds at once and makes a zonal volume, reachable from
-every node of one zone (of one node, where nodes carry no zone label).
+every node of one zone (of one node, where nodes carry no zone label), and
+its claims may grow.
 """
 
 from __future__ import annotations
@@ -32,6 +33,6 @@ def built_in_storage_classes() -> list[dict[str, Any]]:
             "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
             "metadata": {"name": "fast"},
             "provisioner": DRIVER, "parameters": {TOPOLOGY_PARAMETER: ZONE}, "reclaimPolicy": "Delete",
-            "volumeBindingMode": "Immediate",
+            "volumeBindingMode": "Immediate", "allowVolumeExpansion": True,
         },
     ]

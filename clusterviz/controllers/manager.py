@@ -26,6 +26,7 @@ from .node_lifecycle import NodeLifecycleController
 from .persistent_volume import PersistentVolumeController
 from .persistent_volume_protection import ClaimProtectionController, VolumeProtectionController
 from .persistent_volume_provisioner import Provisioner
+from .persistent_volume_resizer import Resizer
 from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
 from .root_ca_publisher import RootCAPublisher
@@ -115,6 +116,7 @@ class ControllerManager:
             HorizontalController(self),
             PersistentVolumeController(self),
             Provisioner(self),
+            Resizer(self),
             ClaimProtectionController(self),
             VolumeProtectionController(self),
             ServiceAccountsController(self),

@@ -194,3 +194,18 @@ async def test_a_volume_reserved_for_a_claim_by_name_binds_only_that_claim(clust
     mine = await get(cluster, "persistentvolumeclaims", "mine")
     assert mine["status"]["phase"] == "Bound" and mine["spec"]["volumeName"] == "reserved"
     assert (await get(cluster, "persistentvolumes", "reserved"))["spec"]["claimRef"]["uid"] == mine["metadata"]["uid"]
+
+
+async def test_a_claim_of_an_expandable_class_grows_with_its_volume(cluster: Cluster) -> None:
+    await cluster.kubectl.create(claim(storageClassName="fast"))
+    await cluster.settle()
+    await cluster.kubectl.patch("persistentvolumeclaims", "data",
+                                {"spec": {"resources": {"requests": {"storage": "3Gi"}}}}, "default")
+    await cluster.settle()
+    pvc = await get(cluster, "persistentvolumeclaims", "data")
+    assert pvc["status"]["capacity"] == {"storage": "3Gi"} and pvc["status"]["allocatedResources"] == {"storage": "3Gi"}
+    assert "allocatedResourceStatuses" not in pvc["status"]
+    assert (await get(cluster, "persistentvolumes", pvc["spec"]["volumeName"]))["spec"]["capacity"] == {"storage": "3Gi"}
+    name = pvc["spec"]["volumeName"]
+    assert [(e["reason"], e["message"]) for e in await claim_events(cluster)][-2:] == [
+        ("Resizing", f"External resizer is resizing volume {name}"), ("VolumeResizeSuccessful", "Resize volume succeeded")]

@@ -78,6 +78,12 @@ def test_a_volume_and_a_claim_of_its_class_are_bound(cluster_kubectl: Kubectl, t
                  "VolumeMode:      Filesystem", "Capacity:        2Gi", "    Type:          HostPath (bare host directory volume)",
                  "    Path:          /mnt/data"):
         assert line in described, described
+    grow = kubectl("patch", "pvc", "data", "-p", '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}')
+    assert grow.returncode != 0
+    assert grow.stderr.strip() == (
+        'Error from server (Forbidden): persistentvolumeclaims "data" is forbidden: only dynamically provisioned pvc '
+        "can be resized and the storageclass that provisions the pvc must support resize"
+    )
     described = ok(kubectl("describe", "pvc", "data"))
     for line in ("Name:          data", "StorageClass:  manual", "Status:        Bound", "Volume:        pv1",
                  "Capacity:      2Gi", "Access Modes:  RWO,ROX", "VolumeMode:    Filesystem", "Used By:       <none>"):
@@ -89,7 +95,7 @@ def test_the_built_in_classes_and_an_immediate_claim_provisioned_at_once(cluster
     table = rows(ok(kubectl("get", "storageclasses")))
     assert table[0] == ["NAME", "PROVISIONER", "RECLAIMPOLICY", "VOLUMEBINDINGMODE", "ALLOWVOLUMEEXPANSION", "AGE"]
     assert [r[:5] for r in table[1:]] == [
-        ["fast", "hostpath.csi.clusterviz.io", "Delete", "Immediate", "false"],
+        ["fast", "hostpath.csi.clusterviz.io", "Delete", "Immediate", "true"],
         ["standard (default)", "hostpath.csi.clusterviz.io", "Delete", "WaitForFirstConsumer", "false"],
     ]
     assert "IsDefaultClass:        Yes" in ok(kubectl("describe", "sc", "standard"))
@@ -100,12 +106,10 @@ def test_the_built_in_classes_and_an_immediate_claim_provisioned_at_once(cluster
     for reason in ("ExternalProvisioning", "Provisioning", "ProvisioningSucceeded"):
         assert reason in events, events
     assert [n["metadata"]["name"] for n in get(kubectl, "csinodes")["items"]] == ["node01", "node02", "node03"]
-    grow = kubectl("patch", "pvc", "quick", "-p", '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}')
-    assert grow.returncode != 0
-    assert grow.stderr.strip() == (
-        'Error from server (Forbidden): persistentvolumeclaims "quick" is forbidden: only dynamically provisioned pvc '
-        "can be resized and the storageclass that provisions the pvc must support resize"
-    )
+    ok(kubectl("patch", "pvc", "quick", "-p", '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}'))
+    grown = poll(lambda: get(kubectl, "pvc", "quick"), lambda c: c["status"]["capacity"]["storage"] == "2Gi")
+    assert get(kubectl, "pv", grown["spec"]["volumeName"])["spec"]["capacity"]["storage"] == "2Gi"
+    assert "Resize volume succeeded" in ok(kubectl("describe", "pvc", "quick"))
 
 
 def test_a_wait_for_first_consumer_claim_waits_for_its_node(cluster_kubectl: Kubectl, tmp_path: Path) -> None:
