@@ -121,9 +121,12 @@ async def grants(cluster: str, user: str, groups: tuple[str, ...], namespace: st
         if not matched:
             continue
         ref = dict_or_empty(binding.get("roleRef"))
-        for rule in await _role_rules(client, ref, str_or_empty(meta.get("namespace"))):
-            found.append(Grant(rule, binding_kind, str_or_empty(meta.get("name")), str_or_empty(ref.get("kind")),
-                               str_or_empty(ref.get("name")), matched))
+        name, binding_namespace = str_or_empty(meta.get("name")), str_or_empty(meta.get("namespace"))
+        # Upstream names a RoleBinding "name/namespace" in its reasons.
+        shown = f"{name}/{binding_namespace}" if binding_kind == "RoleBinding" else name
+        for rule in await _role_rules(client, ref, binding_namespace):
+            found.append(Grant(rule, binding_kind, shown, str_or_empty(ref.get("kind")), str_or_empty(ref.get("name")),
+                               matched))
     return found
 
 

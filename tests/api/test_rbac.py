@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from clusterviz.api.authorizer import Attributes, rule_allows
+from clusterviz.api.authorizer import Attributes, authorize, rule_allows
+from clusterviz.api.client import Client
 from clusterviz.api.defaulting import apply_defaults
 from clusterviz.api.rbac_bootstrap import builtin_objects
 from clusterviz.api.tables.build import build_table
@@ -74,3 +75,24 @@ def test_rules_match_as_upstreams_authorizer():
     assert rule_allows(urls, Attributes("get", path="/healthz"))
     assert not rule_allows(urls, Attributes("get", path="/metrics"))
     assert not rule_allows(urls, Attributes("get", "pods"))
+
+
+async def test_a_binding_grants_its_subjects_and_says_so_as_upstream(sim):
+    client = Client("demo", "kubectl", simulated=False)
+    await client.create({
+        "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+        "metadata": {"name": "ann-edits", "namespace": "default"},
+        "roleRef": {"kind": "ClusterRole", "name": "edit"},
+        "subjects": [{"kind": "User", "name": "student:Ann"}, {"kind": "ServiceAccount", "name": "ci"}],
+    }, "default")
+    delete = Attributes("delete", "configmaps", "", "default", "notes")
+    grant = await authorize("demo", "student:Ann", ("system:authenticated",), delete)
+    assert grant is not None and grant.reason() == (
+        'RBAC: allowed by RoleBinding "ann-edits/default" of ClusterRole "edit" to User "student:Ann"')
+    account = await authorize("demo", "system:serviceaccount:default:ci", (), delete)
+    assert account is not None and account.subject == 'ServiceAccount "ci/default"'
+    assert await authorize("demo", "student:Ann", (), Attributes("delete", "configmaps", "", "kube-system")) is None
+    assert await authorize("demo", "student:Bob", (), delete) is None
+    # Everybody signed in may ask what they may do, as system:basic-user says.
+    review = Attributes("create", "selfsubjectaccessreviews", "authorization.k8s.io")
+    assert (await authorize("demo", "student:Bob", ("system:authenticated",), review)).binding == "system:basic-user"
