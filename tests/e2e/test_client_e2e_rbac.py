@@ -146,3 +146,14 @@ def test_a_bindings_role_cannot_change(api: client.ApiClient):
     assert refused.value.status == 422
     assert "roleRef: Invalid value: " in refused.value.body and "cannot change roleRef" in refused.value.body
     rbac.delete_namespaced_role_binding("fixed", "default")
+
+
+def test_kubectl_explains_the_rbac_kinds(kubectl: Kubectl):
+    explained = ok(kubectl("explain", "clusterrolebinding.roleRef"))
+    assert "GROUP:      rbac.authorization.k8s.io" in explained and "KIND:       ClusterRoleBinding" in explained
+    assert re.search(r"^  kind\t<string> -required-$", explained, re.M)
+    rules = ok(kubectl("explain", "role.rules"))
+    assert re.search(r"^  verbs\t<\[\]string> -required-$", rules, re.M)
+    resources = ok(kubectl("api-resources", "--api-group=rbac.authorization.k8s.io", "--no-headers"))
+    assert [columns(line)[0] for line in resources.splitlines()] == [
+        "clusterrolebindings", "clusterroles", "rolebindings", "roles"]
