@@ -73,7 +73,7 @@ JOBS = Lesson(
             "kubelets treat them like any Pod. When a container exits 0 the Pod is Completed (phase Succeeded) and "
             "stays, with its logs; the controller counts it and makes the third. kubectl get jobs shows "
             "COMPLETIONS 3/3 and STATUS Complete; describe job lists the Completed event.",
-            "控制器管理器中的 Job 控制器创建两个 Pod（count-xxxxx），调度器和 kubelet 像对待普通 Pod 一样处理它们。"
+            "控制器管理器中的 Job 控制器创建两个 Pod（名字是 count- 加五个随机字符），调度器和 kubelet 像对待普通 Pod 一样处理它们。"
             "容器以 0 退出后 Pod 变为 Completed（阶段 Succeeded），Pod 和日志都保留下来；控制器记下这次成功，再创建第三个。"
             "kubectl get jobs 显示 COMPLETIONS 3/3、STATUS Complete；kubectl describe job 列出 Completed 事件。",
             question="A Job's Pod fails with exit code 1 and restartPolicy Never. What does the Job do?",

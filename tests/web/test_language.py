@@ -166,9 +166,15 @@ def names_of(value: object) -> set[str]:
 
 
 def lesson_names(lesson: Lesson) -> set[str]:
-    """Everything a lesson's cluster names: its manifest's objects, its filler Pods, its nodes' labels and taints."""
+    """Everything a lesson's cluster names: its manifests' objects, its filler Pods, its nodes' labels and taints."""
     nodes = [{"name": n.name, "labels": dict(n.labels), "taints": [dict(t) for t in n.taints]} for n in lesson.nodes]
-    return names_of([*yaml.safe_load_all(lesson.manifest), *lesson.fillers, *nodes])
+    # Files a step applies besides the lesson's own manifest.
+    files = [doc for step in lesson.steps if step.action and step.action.manifest
+             for doc in yaml.safe_load_all(step.action.manifest)]
+    # What a step's kubectl command names (``cronjob/tick``, the Job ``tick-now`` it makes).
+    typed = {part for step in lesson.steps if step.action for part in (step.action.target, step.action.value) if part}
+    typed |= {word for name in typed for word in re.split(r"[-./:=]", name)}
+    return names_of([*yaml.safe_load_all(lesson.manifest), *files, *lesson.fillers, *nodes]) | typed
 
 
 @pytest.mark.parametrize("lesson", [pytest.param(lesson, id=lesson.slug) for lesson in LESSONS])
