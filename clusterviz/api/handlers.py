@@ -19,6 +19,7 @@ from clusterviz.store.threads import in_thread
 from . import clock, codec, conversion, errors, field_validation, managedfields, paging, secret_data, strategy, tables
 from .admission import priority, serviceaccount, storage_protection, storageclass
 from .defaulting import apply_defaults
+from .rbac_escalation import confirm_no_escalation
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import Resource
 from .validation import validate
@@ -303,6 +304,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     field_validation.check(req, resource, obj, None)
     cid = await cluster_of(req)
     await _admit_priority(cid, resource.kind, obj, None)
+    await confirm_no_escalation(req, resource, obj)
     meta = obj["metadata"]
     if not meta.get("name") and isinstance(meta.get("generateName"), str) and meta["generateName"]:
         meta["name"] = meta["generateName"] + strategy.random_suffix()
@@ -381,6 +383,7 @@ async def _write_update(
     else:
         new = strategy.prepare_for_update(resource, old, new)
         await _admit_priority(cid, resource.kind, new, old)
+        await confirm_no_escalation(req, resource, new)
     new = validated(resource, new, old)
     if resource.kind == "PersistentVolumeClaim" and rp.sub != "status":
         classes, _ = await _list(cid, "storageclasses.storage.k8s.io", None)

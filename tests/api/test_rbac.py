@@ -8,6 +8,7 @@ from clusterviz.api.authorizer import Attributes, authorize, rule_allows
 from clusterviz.api.client import Client
 from clusterviz.api.defaulting import apply_defaults
 from clusterviz.api.rbac_bootstrap import builtin_objects
+from clusterviz.api.rbac_escalation import compact, compact_string, missing_rights
 from clusterviz.api.tables.build import build_table
 from clusterviz.api.validation import validate
 
@@ -96,3 +97,21 @@ async def test_a_binding_grants_its_subjects_and_says_so_as_upstream(sim):
     # Everybody signed in may ask what they may do, as system:basic-user says.
     review = Attributes("create", "selfsubjectaccessreviews", "authorization.k8s.io")
     assert (await authorize("demo", "student:Bob", ("system:authenticated",), review)).binding == "system:basic-user"
+
+
+def test_missing_rights_are_broken_down_then_compacted_by_resource():
+    held = [{"apiGroups": [""], "resources": ["pods", "*/status"], "verbs": ["get", "list"]},
+            {"apiGroups": ["apps"], "resources": ["deployments"], "resourceNames": ["web"], "verbs": ["*"]}]
+    wanted = [{"apiGroups": ["", "apps"], "resources": ["pods", "deployments/status"], "verbs": ["get", "delete"]},
+              {"apiGroups": ["apps"], "resources": ["deployments"], "resourceNames": ["web", "api"], "verbs": ["patch"]},
+              {"nonResourceURLs": ["/healthz"], "verbs": ["get"]}]
+    missing = missing_rights(held, wanted)
+    assert sorted(compact_string(r) for r in compact(missing)) == [
+        '{APIGroups:[""], Resources:["deployments/status"], Verbs:["delete"]}',
+        '{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}',
+        '{APIGroups:["apps"], Resources:["deployments"], ResourceNames:["api"], Verbs:["patch"]}',
+        '{APIGroups:["apps"], Resources:["deployments/status"], Verbs:["get" "delete"]}',
+        '{APIGroups:["apps"], Resources:["pods"], Verbs:["get" "delete"]}',
+        '{NonResourceURLs:["/healthz"], Verbs:["get"]}',
+    ]
+    assert missing_rights([{"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]}], wanted[:2]) == []

@@ -144,3 +144,32 @@ def test_the_demos_readers_binding_names_each_student_who_joined(teacher: Run, c
     assert re.search(r"^clusterviz:class-readers\s+ClusterRole/clusterviz:reader\s+\S+\s+student:Ann\s*$", row), listed
     reader = teacher("get", "clusterrole", "clusterviz:reader", "-o", "jsonpath={.rules}", server=classroom["demo"])
     assert reader.stdout == '[{"apiGroups":["*"],"resources":["*"],"verbs":["get","list","watch"]}]'
+
+
+def test_a_student_given_admin_cannot_grant_more_than_she_holds(teacher: Run, ann: Run, classroom: dict[str, str]):
+    demo = classroom["demo"]
+    teacher("patch", "simulations", "default", "--type", "merge", "-p", '{"spec":{"mode":"fast-forward"}}', server=demo)
+    granted = teacher("create", "rolebinding", "ann-admin", "--clusterrole=admin", "--user=student:Ann", server=demo)
+    assert granted.returncode == 0, granted.stderr
+    # What admin holds she may pass on: a Role of her own, view for a classmate.
+    role = ann("create", "role", "cm-reader", "--verb=get", "--resource=configmaps", server=demo)
+    assert role.stdout.strip() == "role.rbac.authorization.k8s.io/cm-reader created", role.stderr
+    shared = ann("create", "rolebinding", "bob-views", "--clusterrole=view", "--user=student:Bob", server=demo)
+    assert shared.returncode == 0, shared.stderr
+    # Not cluster-admin, nor a Role with rights admin lacks.
+    escalated = ann("create", "rolebinding", "ann-root", "--clusterrole=cluster-admin", "--user=student:Ann", server=demo)
+    assert escalated.stderr.strip() == (
+        'error: failed to create rolebinding: rolebindings.rbac.authorization.k8s.io "ann-root" is forbidden: '
+        'user "student:Ann" (groups=["clusterviz:students" "system:authenticated"]) is attempting to grant RBAC '
+        'permissions not currently held:\n{APIGroups:["*"], Resources:["*"], Verbs:["*"]}\n'
+        '{NonResourceURLs:["*"], Verbs:["*"]}'
+    )
+    nodes = ann("create", "role", "node-taint", "--verb=get,patch", "--resource=nodes", server=demo)
+    assert 'is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["nodes"], ' \
+           'Verbs:["patch"]}' in nodes.stderr
+    # The teacher holds everything: the same binding is hers to make.
+    assert teacher("create", "rolebinding", "ann-root", "--clusterrole=cluster-admin", "--user=student:Ann",
+                   server=demo).returncode == 0
+    for name in ("ann-root", "ann-admin", "bob-views"):
+        teacher("delete", "rolebinding", name, server=demo)
+    teacher("delete", "role", "cm-reader", server=demo)
