@@ -15,6 +15,7 @@ import yaml
 import clusterviz.apimachinery.protobuf_auth  # noqa: F401  (adds TokenRequest to the protobuf kinds)
 import clusterviz.apimachinery.protobuf_autoscaling  # noqa: F401  (adds HorizontalPodAutoscaler v1)
 import clusterviz.apimachinery.protobuf_batch  # noqa: F401  (adds Jobs and CronJobs to the protobuf kinds)
+import clusterviz.apimachinery.protobuf_networking  # noqa: F401  (adds Ingresses and IngressClasses)
 import clusterviz.apimachinery.protobuf_options  # noqa: F401  (adds DeleteOptions, Eviction, Scale, Binding)
 import clusterviz.apimachinery.protobuf_policy  # noqa: F401  (adds PodDisruptionBudgets and PriorityClasses)
 import clusterviz.apimachinery.protobuf_rbac  # noqa: F401  (adds Roles, ClusterRoles and their bindings)

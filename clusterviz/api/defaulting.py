@@ -26,6 +26,7 @@ from clusterviz.apimachinery.quantity import Quantity, QuantityError, parse_quan
 from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 from .autoscaling_defaults import default_horizontal_pod_autoscaler
+from .networking_defaults import default_ingress_class
 from .rbac_defaults import default_binding
 from .secret_data import default_secret
 from .storage_defaults import default_persistent_volume, default_persistent_volume_claim, default_storage_class
@@ -653,6 +654,7 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "PersistentVolumeClaim": default_persistent_volume_claim,
     "StorageClass": default_storage_class,
     "PriorityClass": _priority_class,
+    "IngressClass": default_ingress_class,
     "RoleBinding": default_binding,
     "ClusterRoleBinding": default_binding,
 }

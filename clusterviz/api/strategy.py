@@ -72,7 +72,7 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
     elif kind == "StatefulSet":
         # replicas and availableReplicas are plain int32s in apps/v1, always encoded.
         obj["status"] = {"replicas": 0, "availableReplicas": 0}
-    elif kind == "Service":
+    elif kind in ("Service", "Ingress"):
         obj["status"] = {"loadBalancer": {}}
     elif kind == "PodDisruptionBudget":
         obj["status"] = {"disruptionsAllowed": 0, "currentHealthy": 0, "desiredHealthy": 0, "expectedPods": 0}

@@ -26,6 +26,7 @@ from .describe_batch import describe_cron_job, describe_job
 from .describe_config import describe_config_map, describe_secret, describe_service_account
 from .describe_daemonset import describe_daemon_set
 from .describe_disruption import describe_pod_disruption_budget
+from .describe_networking import describe_ingress, describe_ingress_class
 from .describe_scheduling import describe_priority_class
 from .describe_statefulset import describe_stateful_set
 from .describe_storage import describe_persistent_volume, describe_persistent_volume_claim, describe_storage_class
@@ -47,6 +48,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "storage": (gettext_lazy("PersistentVolumeClaims + PersistentVolumes + StorageClasses"),
                 ("persistentvolumeclaims", "persistentvolumes", "storageclasses")),
     "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
+    "ingresses": (gettext_lazy("Ingresses + IngressClasses"), ("ingresses", "ingressclasses")),
     "config": (gettext_lazy("ConfigMaps + Secrets + ServiceAccounts"), ("configmaps", "secrets", "serviceaccounts")),
     "nodes": (gettext_lazy("Nodes"), ("nodes",)),
     "events": (gettext_lazy("Events"), ("events",)),
@@ -186,6 +188,11 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describers.describe_service(obj, await client.get_or_none("endpoints", name, namespace))
         elif plural == "endpoints":
             text = describers.describe_endpoints(obj)
+        elif plural == "ingresses":
+            text = describe_ingress(obj, (await client.list("services", namespace))["items"],
+                                    (await client.list("endpoints", namespace))["items"])
+        elif plural == "ingressclasses":
+            text = describe_ingress_class(obj)
         elif plural == "nodes":
             text = describers.describe_node(obj, (await client.list("pods"))["items"])
         else:

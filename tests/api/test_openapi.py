@@ -185,6 +185,9 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "HorizontalPodAutoscaler": {"spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
                                          "maxReplicas": 3, "behavior": {}}},
     "PriorityClass": {"value": 1000, "description": "batch work"},
+    "Ingress": {"spec": {"tls": [{"hosts": ["a.com"], "secretName": "cert"}], "rules": [{"host": "a.com", "http": {
+        "paths": [{"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "a", "port": {"number": 80}}}}]}}]}},
+    "IngressClass": {"spec": {"controller": "k8s.io/ingress-nginx", "parameters": {"kind": "P", "name": "p"}}},
     "PersistentVolume": {"spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
                                   "hostPath": {"path": "/data"}}},
     "PersistentVolumeClaim": {"spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}},

@@ -75,6 +75,8 @@ def test_resources_with_tables():
         "poddisruptionbudgets",
         "horizontalpodautoscalers",
         "priorityclasses",
+        "ingresses",
+        "ingressclasses",
         "persistentvolumes",
         "persistentvolumeclaims",
         "storageclasses",
@@ -113,6 +115,12 @@ COLUMN_SETS = {
         ("VolumeBindingMode", "string", 0), ("AllowVolumeExpansion", "string", 0), ("Age", "string", 0),
     ],
     "csinodes": [("Name", "string", 0), ("Drivers", "integer", 0), ("Age", "string", 0)],
+    "ingresses": [
+        ("Name", "string", 0), ("Class", "string", 0), ("Hosts", "string", 0), ("Address", "string", 0),
+        ("Ports", "string", 0), ("Age", "string", 0),
+    ],
+    "ingressclasses": [("Name", "string", 0), ("Controller", "string", 0), ("Parameters", "string", 0),
+                       ("Age", "string", 0)],
     "priorityclasses": [
         ("Name", "string", 0),
         ("Value", "integer", 0),

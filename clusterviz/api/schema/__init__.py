@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (each registers its kinds)
     core,
     meta,
     metrics,
+    networking,
     pod,
     policy,
     rbac,

@@ -16,6 +16,7 @@ from .daemonsets import _print_controller_revision, _print_daemon_set
 from .disruption import _print_pod_disruption_budget
 from .events import _print_event
 from .misc import _print_configmap, _print_default
+from .networking import _print_ingress, _print_ingress_class
 from .nodes import _print_namespace, _print_node
 from .pods import _print_pod
 from .rbac import _print_role, _print_role_binding
@@ -51,6 +52,8 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "storageclasses": _print_storage_class,
     "csinodes": _print_csi_node,
     "priorityclasses": _print_priority_class,
+    "ingresses": _print_ingress,
+    "ingressclasses": _print_ingress_class,
     "roles": _print_role,
     "clusterroles": _print_role,
     "rolebindings": _print_role_binding,

@@ -27,6 +27,8 @@ RESOURCES_WITH_TABLES: set[str] = {
     "controllerrevisions",
     "poddisruptionbudgets",
     "priorityclasses",
+    "ingresses",
+    "ingressclasses",
     "roles",
     "clusterroles",
     "rolebindings",
@@ -64,6 +66,7 @@ _GROUPS.update({"jobs": "batch", "cronjobs": "batch", "poddisruptionbudgets": "p
 _GROUPS["horizontalpodautoscalers"] = "autoscaling"
 _GROUPS.update({"storageclasses": "storage.k8s.io", "csinodes": "storage.k8s.io"})
 _GROUPS["priorityclasses"] = "scheduling.k8s.io"
+_GROUPS.update(dict.fromkeys(("ingresses", "ingressclasses"), "networking.k8s.io"))
 _GROUPS.update(dict.fromkeys(("roles", "clusterroles", "rolebindings", "clusterrolebindings"), "rbac.authorization.k8s.io"))
 
 # (apiVersion, kind) filled into full objects that lack them (includeObject=Object).
@@ -75,6 +78,8 @@ _TYPE_META: dict[str, tuple[str, str]] = {
     "csinodes": ("storage.k8s.io/v1", "CSINode"),
     "poddisruptionbudgets": ("policy/v1", "PodDisruptionBudget"),
     "priorityclasses": ("scheduling.k8s.io/v1", "PriorityClass"),
+    "ingresses": ("networking.k8s.io/v1", "Ingress"),
+    "ingressclasses": ("networking.k8s.io/v1", "IngressClass"),
     "roles": ("rbac.authorization.k8s.io/v1", "Role"),
     "clusterroles": ("rbac.authorization.k8s.io/v1", "ClusterRole"),
     "rolebindings": ("rbac.authorization.k8s.io/v1", "RoleBinding"),
@@ -113,6 +118,9 @@ _ALIASES: dict[str, str] = {
     "pdb": "poddisruptionbudgets",
     "priorityclass": "priorityclasses",
     "pc": "priorityclasses",
+    "ingress": "ingresses",
+    "ing": "ingresses",
+    "ingressclass": "ingressclasses",
     "role": "roles",
     "clusterrole": "clusterroles",
     "rolebinding": "rolebindings",
@@ -285,6 +293,20 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
         _col("Global-Default", "boolean", "Whether Pods that name no priority class get this one."),
         _age_col(),
         _col("PreemptionPolicy", "string", "Whether Pods of this class may preempt lower-priority Pods."),
+    ],
+    "ingresses": [
+        _name_col(),
+        _col("Class", "string", "The name of the IngressClass resource that should be used for this Ingress."),
+        _col("Hosts", "string", "Hosts that incoming requests are matched against before the ingress rule"),
+        _col("Address", "string", "Address is a list containing ingress points for the load-balancer"),
+        _col("Ports", "string", "Ports of TLS configurations that open"),
+        _age_col(),
+    ],
+    "ingressclasses": [
+        _name_col(),
+        _col("Controller", "string", "Controller that is responsible for handling this class"),
+        _col("Parameters", "string", "A reference to a resource with additional parameters"),
+        _age_col(),
     ],
     "roles": _role_columns(),
     "clusterroles": _role_columns(),

@@ -23,6 +23,7 @@ from .daemonset import validate_controller_revision, validate_daemon_set
 from .disruption import validate_pod_disruption_budget
 from .endpoints import validate_endpoints
 from .event import validate_event
+from .ingress import validate_ingress, validate_ingress_class
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
 from .namespace import validate_namespace
 from .node import validate_node
@@ -66,6 +67,8 @@ VALIDATORS: dict[str, Validator] = {
     "StorageClass": validate_storage_class,
     "CSINode": validate_csi_node,
     "PodDisruptionBudget": validate_pod_disruption_budget,
+    "Ingress": validate_ingress,
+    "IngressClass": validate_ingress_class,
     "HorizontalPodAutoscaler": validate_horizontal_pod_autoscaler,
     "Pod": validate_pod,
     "Deployment": validate_deployment,
