@@ -14,12 +14,13 @@ see change is a check, so a claim nobody provisions lets fast-forward come to re
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from clusterviz.api import errors
 from clusterviz.api.client import Client
 from clusterviz.api.component import Engine, Waiter
+from clusterviz.apimachinery.unstructured import resource_version
 from clusterviz.scheduler import storage
 from clusterviz.scheduler.plugins.volume_binding import PodVolumes
 
@@ -57,6 +58,32 @@ class Changes:
 
 def _key(obj: Mapping[str, Any]) -> str:
     return f"{storage.meta(obj).get('namespace') or 'default'}/{storage.meta(obj).get('name') or ''}"
+
+
+class Assumed(Mapping[str, Mapping[str, Any]]):
+    """An informer's objects, each replaced by the one the binder wrote while the informer has not seen it yet.
+
+    Upstream's assume cache: the API answers an update before its watch event reaches the informer, so a
+    check made at once would take the claim without its selected node (or the volume without its claimRef)
+    for one that was reset. An object the informer no longer has is gone, whatever was written.
+    """
+
+    def __init__(self, informed: Mapping[str, Mapping[str, Any]], written: Mapping[str, Mapping[str, Any]]) -> None:
+        self.informed = informed
+        self.written = written
+
+    def __getitem__(self, key: str) -> Mapping[str, Any]:
+        current = self.informed[key]
+        written = self.written.get(key)
+        if written is not None and resource_version(written) > resource_version(current):
+            return written
+        return current
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.informed)
+
+    def __len__(self) -> int:
+        return len(self.informed)
 
 
 def check_bindings(
@@ -131,13 +158,16 @@ async def bind_pod_volumes(
     ``pvcs`` and ``pvs`` are live views the scheduler's informers keep current, and
     ``changes`` hears from them.
     """
+    written_pvs: dict[str, Mapping[str, Any]] = {}
+    written_pvcs: dict[str, Mapping[str, Any]] = {}
     try:
         for _pvc, pv in volumes.static_bindings:
-            await client.update(_for_update(pv, "PersistentVolume"))
+            written_pvs[storage.meta(pv).get("name") or ""] = await client.update(_for_update(pv, "PersistentVolume"))
         for pvc in volumes.dynamic_provisions:
-            await client.update(_for_update(pvc, "PersistentVolumeClaim"))
+            written_pvcs[_key(pvc)] = await client.update(_for_update(pvc, "PersistentVolumeClaim"))
     except errors.StatusError as exc:
         raise VolumeBindingError(exc.message) from exc
+    pvcs, pvs = Assumed(pvcs, written_pvcs), Assumed(pvs, written_pvs)
     deadline = engine.now + timeout
     while True:
         done, problem = check_bindings(volumes, node_name, node_labels, pvcs, pvs)
