@@ -17,6 +17,7 @@ from .manifests import deployment, filler
 from .preemption import PREEMPTION
 from .script import Action, Lesson, NodeSpec, Step
 from .statefulset import STATEFUL_SETS
+from .storage import STORAGE
 
 APPLY = Action("apply", "myapp.yaml", label="Apply myapp.yaml", label_zh="应用 myapp.yaml（kubectl apply）")
 
@@ -662,4 +663,5 @@ LESSONS: tuple[Lesson, ...] = (
     JOBS, STATEFUL_SETS,
     PREEMPTION,
     DRAIN, AUTOSCALING,
+    STORAGE,
 )
