@@ -5,8 +5,8 @@ Deployment's ReplicaSet round, status updates and heartbeats. The presenter
 follows one Pod and tells its story as *beats*, each number once and in order:
 1-3 the client's write, 4-5 the controller manager's watch, the Deployment ->
 ReplicaSet round as the labelled sub-hops 6a-8a (and its watch, 4a-5a), 6-8 the Pod's
-creation, 9 the scheduler's watch, 10-11 the binding, 12 the kubelet's watch,
-12a the container runtime's work, and 13 the status that says Running.
+creation, 9 the scheduler's watch (9a: the victims it deletes when preemption makes room), 10-11 the
+binding, 12 the kubelet's watch, 12a the container runtime's work, and 13 the status that says Running.
 
 Pure functions over ``flowmessages`` items (dicts); no I/O.
 """
@@ -246,6 +246,7 @@ def _after_pod_exists(story: Story, cursor: _Cursor, pod: str) -> None:
         if scheduler is None:
             return
         story.beats.append(Beat("9", 9, [scheduler], complete=True))
+        _preemption(story, cursor, pod)
         bind = Beat("10", 10)
         story.beats.append(bind)
         request = cursor.take(lambda m: m.get("step") == 10 and _obj(m) == ("Binding", pod))
@@ -288,6 +289,22 @@ def _after_pod_exists(story: Story, cursor: _Cursor, pod: str) -> None:
             return
         status.messages.append(m)
     status.complete = True
+
+
+def _preemption(story: Story, cursor: _Cursor, pod: str) -> None:
+    """9a: when no node fit, the scheduler's deletes of the victims preemption chose, before the Pod's binding."""
+    binding = cursor.find(lambda m: m.get("step") == 10 and _obj(m) == ("Binding", pod))
+    end = binding[0] if binding is not None else len(cursor.messages)
+    deletes = [
+        index
+        for index in range(cursor.at, end)
+        if cursor.messages[index].get("from") == "scheduler"
+        and cursor.messages[index].get("verb") == "delete"
+        and _obj(cursor.messages[index])[0] == "Pod"
+    ]
+    if deletes:
+        story.beats.append(Beat("9a", 9, [cursor.messages[i] for i in deletes], complete=True))
+        cursor.at = deletes[-1] + 1
 
 
 def _status_comes_first(cursor: _Cursor, pod: str) -> bool:

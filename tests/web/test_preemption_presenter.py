@@ -1,5 +1,5 @@
 """The preemption lesson on the presenter's screen in Chinese: the page and every caption of checkout's story
-translated, up to its binding to node02."""
+translated, the victim's delete told between the scheduler's watch and the binding to node02."""
 
 import pytest
 from django.utils.html import format_html_join
@@ -29,3 +29,7 @@ async def test_the_preemption_lesson_is_told_in_chinese(sim, async_client):
     shown = format_html_join("", "<p>{}</p><p>{}</p>", ((c["what"], c["why"]) for c in captions))
     assert untranslated_english(shown, names | {told["pod"], "urgent"}) == []
     assert "调度器 → API Server: 绑定 Binding default/checkout" in shown
+    # Between the scheduler's watch and the binding, beat 9a: the victim's graceful delete.
+    labels = [beat["label"] for beat in told["beats"]]
+    assert labels[labels.index("9") + 1] == "9a"
+    assert "抢占：调度器驱逐这个优先级更低的 Pod" in shown and "Pod default/cache" in shown
