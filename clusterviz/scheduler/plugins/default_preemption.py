@@ -160,9 +160,15 @@ def _terminating_by_preemption(pod: PodInfo) -> bool:
     return False
 
 
+def _part(obj: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = obj.get(name)
+    return value if isinstance(value, Mapping) else {}
+
+
 def _selector(pdb: Mapping[str, Any]) -> labels.Selector | None:
+    selector_obj = _part(pdb, "spec").get("selector")
     try:
-        selector = labels.selector_from_label_selector((pdb.get("spec") or {}).get("selector"))
+        selector = labels.selector_from_label_selector(selector_obj if isinstance(selector_obj, Mapping) else None)
     except labels.SelectorError:
         return None
     # A budget with a nil or empty selector covers nothing.
@@ -178,7 +184,8 @@ def split_by_budget_violation(
     takes one below zero violates it. Pods the budget already lists in
     ``disruptedPods`` were counted by the API server and spend nothing.
     """
-    allowed = [int((pdb.get("status") or {}).get("disruptionsAllowed") or 0) for pdb in pdbs]
+    counts = [_part(pdb, "status").get("disruptionsAllowed") for pdb in pdbs]
+    allowed = [c if isinstance(c, int) and not isinstance(c, bool) else 0 for c in counts]
     selectors = [_selector(pdb) for pdb in pdbs]
     violating: list[PodInfo] = []
     fine: list[PodInfo] = []
@@ -186,11 +193,11 @@ def split_by_budget_violation(
         violated = False
         for i, pdb in enumerate(pdbs):
             selector = selectors[i]
-            if not pod.labels or selector is None or (pdb.get("metadata") or {}).get("namespace") != pod.namespace:
+            if not pod.labels or selector is None or _part(pdb, "metadata").get("namespace") != pod.namespace:
                 continue
             if not selector.matches(pod.labels):
                 continue
-            if pod.name in ((pdb.get("status") or {}).get("disruptedPods") or {}):
+            if pod.name in _part(_part(pdb, "status"), "disruptedPods"):
                 continue
             allowed[i] -= 1
             if allowed[i] < 0:

@@ -148,3 +148,11 @@ def test_post_filter_respects_the_snapshots_budgets():
     outcome = DefaultPreemption().post_filter(CycleState(snapshot), PodInfo.from_pod(incoming), statuses, runner)
     assert (outcome.nominated_node, outcome.victims) == ("node2", ("default/p2",))
     assert outcome.report is not None and outcome.report.decided_by == BY_PDB_VIOLATIONS
+
+
+def test_malformed_budgets_count_as_allowing_nothing_or_covering_nothing():
+    bad_status = {**budget(0), "status": {"disruptionsAllowed": "many", "disruptedPods": "p1"}}
+    bad_selector = {**budget(5), "spec": {"selector": "app=foo"}}
+    existing = [pod("p1", LOW, MEDIUM, node="node1", labels=FOO)]
+    got = dry_run(pod("p", HIGH, VERY_LARGE), existing, ["node1"], [bad_status, bad_selector])
+    assert got == {"node1": (["p1"], 1)}
