@@ -288,7 +288,9 @@ def dry_run_preemption(
         if not status.is_success or not victims:
             statuses[node.name] = status
             continue
-        breaking = {p.key for p in split_by_budget_violation(victims, pdbs)[0]} if violations else set()
+        # The victims that came from the budget-breaking group: as many as ``violations`` counts.
+        lower = more_important_first([p for p in node.pods.values() if p.priority < pod.priority])
+        breaking = {p.key for p in split_by_budget_violation(lower, pdbs)[0]} if violations else set()
         found.append(Candidate(node.name, tuple(_victim(p, breaking) for p in victims), violations))
         clean += violations == 0
         if clean and len(found) >= wanted:

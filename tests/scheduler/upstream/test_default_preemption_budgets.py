@@ -156,3 +156,13 @@ def test_malformed_budgets_count_as_allowing_nothing_or_covering_nothing():
     existing = [pod("p1", LOW, MEDIUM, node="node1", labels=FOO)]
     got = dry_run(pod("p", HIGH, VERY_LARGE), existing, ["node1"], [bad_status, bad_selector])
     assert got == {"node1": (["p1"], 1)}
+
+
+def test_the_victims_marked_as_breaking_a_budget_are_as_many_as_its_violations():
+    incoming = pod("p", HIGH, VERY_LARGE)
+    snapshot = snap([node("node1", VERY_LARGE)], on_node1("p1.1", "p1.2", "p1.3"))
+    found, _ = dry_run_preemption(
+        PodInfo.from_pod(incoming), snapshot.list(), snapshot, filter_runner(FIT, incoming), [budget(1)]
+    )
+    [candidate] = found
+    assert candidate.pdb_violations == 2 == sum(v.violates_budget for v in candidate.victims)
