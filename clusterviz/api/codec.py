@@ -18,6 +18,7 @@ import clusterviz.apimachinery.protobuf_batch  # noqa: F401  (adds Jobs and Cron
 import clusterviz.apimachinery.protobuf_networking  # noqa: F401  (adds Ingresses and IngressClasses)
 import clusterviz.apimachinery.protobuf_options  # noqa: F401  (adds DeleteOptions, Eviction, Scale, Binding)
 import clusterviz.apimachinery.protobuf_policy  # noqa: F401  (adds PodDisruptionBudgets and PriorityClasses)
+import clusterviz.apimachinery.protobuf_quota  # noqa: F401  (adds ResourceQuotas and LimitRanges)
 import clusterviz.apimachinery.protobuf_rbac  # noqa: F401  (adds Roles, ClusterRoles and their bindings)
 from clusterviz.apimachinery import protobuf
 

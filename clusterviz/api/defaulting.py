@@ -628,6 +628,30 @@ def _cron_job(cron_job: dict[str, Any]) -> None:
         _pod_template(job_spec, always_present=True)
 
 
+def _resource_quota(quota: dict[str, Any]) -> None:
+    for part, name in (("spec", "hard"), ("status", "hard"), ("status", "used")):
+        _canonical_resource_list(dict_or_empty(quota.get(part)).get(name))
+
+
+def _limit_range(limit_range: dict[str, Any]) -> None:
+    """``SetDefaults_LimitRangeItem``: a container's default limit is the max, its default request the default
+    limit, else the min."""
+    for item in _dicts(_dict(limit_range, "spec") or {}, "limits"):
+        if item.get("type") == "Container":
+            default, request = _dict(item, "default", create=True), _dict(item, "defaultRequest", create=True)
+            if default is None or request is None:
+                continue  # not maps: validation reports them
+            for name, value in dict_or_empty(item.get("max")).items():
+                default.setdefault(name, value)
+            for name, value in [*default.items(), *dict_or_empty(item.get("min")).items()]:
+                request.setdefault(name, value)
+            for name in ("default", "defaultRequest"):
+                if not item[name]:
+                    del item[name]  # an empty map is left out, as omitempty does
+        for name in ("max", "min", "default", "defaultRequest", "maxLimitRequestRatio"):
+            _canonical_resource_list(item.get(name))
+
+
 def _priority_class(pc: dict[str, Any]) -> None:
     # value is written even when 0 (no omitempty upstream).
     _default_ptr(pc, "value", 0)
@@ -655,6 +679,8 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "StorageClass": default_storage_class,
     "PriorityClass": _priority_class,
     "IngressClass": default_ingress_class,
+    "ResourceQuota": _resource_quota,
+    "LimitRange": _limit_range,
     "RoleBinding": default_binding,
     "ClusterRoleBinding": default_binding,
 }

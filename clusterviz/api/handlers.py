@@ -17,7 +17,7 @@ from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
 from . import clock, codec, conversion, errors, field_validation, managedfields, paging, secret_data, strategy, tables
-from .admission import priority, serviceaccount, storage_protection, storageclass
+from .admission import limitranger, priority, resourcequota, serviceaccount, storage_protection, storageclass
 from .defaulting import apply_defaults
 from .rbac_escalation import confirm_no_escalation
 from .request import ApiRequest, ApiResponse, ResourcePath
@@ -312,8 +312,11 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     if resource.kind == "PersistentVolumeClaim":
         obj = storageclass.admit_claim(obj, (await _list(cid, "storageclasses.storage.k8s.io", None))[0])
     obj = storage_protection.admit(resource.kind, obj)
+    if resource.kind == "Pod":
+        obj = limitranger.default_pod(obj, (await _list(cid, "limitranges", rp.namespace))[0])
     obj = validated(resource, obj)
     await ensure_namespace(cid, rp, str(obj["metadata"].get("name") or ""))
+    await _admit_limits_and_quotas(cid, rp, obj)
     await _allocate(cid, rp, obj)
     if not _is_apply(req):
         obj = managedfields.track_update(
@@ -329,6 +332,22 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     except kv.KeyExists:
         raise errors.already_exists(resource.plural, resource.group, meta["name"]) from None
     return ok(with_type(resource, stored), 201)
+
+
+async def _admit_limits_and_quotas(cid: int, rp: ResourcePath, obj: dict[str, Any]) -> None:
+    """The validating halves of LimitRanger (Pods) and ResourceQuota (every kind a quota counts), on a create."""
+    resource, name = rp.resource, str(obj["metadata"].get("name") or "")
+    if not resource.namespaced:
+        return
+    why: str | None = None
+    if resource.kind == "Pod":
+        why = limitranger.refusal(obj, (await _list(cid, "limitranges", rp.namespace))[0])
+    quotas, _ = await _list(cid, "resourcequotas", rp.namespace)
+    if why is None and any(resourcequota.tracked(q, resource.plural, resource.group) for q in quotas):
+        existing, _ = await _list(cid, resource.key, rp.namespace)
+        why = resourcequota.refusal(quotas, resource.plural, resource.group, obj, existing)
+    if why is not None:
+        raise errors.forbidden_resource(resource.plural, resource.group, name, why)
 
 
 async def _admit_priority(cid: int, kind: str, obj: dict[str, Any], old: dict[str, Any] | None) -> None:

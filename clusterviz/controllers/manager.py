@@ -29,6 +29,7 @@ from .persistent_volume_provisioner import Provisioner
 from .persistent_volume_resizer import Resizer
 from .pod_gc import PodGarbageCollector
 from .replicaset import REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController
+from .resource_quota import ResourceQuotaController
 from .root_ca_publisher import RootCAPublisher
 from .serviceaccounts import ServiceAccountsController
 from .statefulset import StatefulSetController
@@ -73,6 +74,7 @@ INFORMERS = (
     ("csinodes", ""),
     ("serviceaccounts", ""),
     ("configmaps", ""),
+    ("resourcequotas", ""),
 )
 
 
@@ -113,6 +115,7 @@ class ControllerManager:
             PodGarbageCollector(self),
             NamespaceController(self),
             DisruptionController(self),
+            ResourceQuotaController(self),
             HorizontalController(self),
             PersistentVolumeController(self),
             Provisioner(self),

@@ -27,6 +27,7 @@ from .describe_config import describe_config_map, describe_secret, describe_serv
 from .describe_daemonset import describe_daemon_set
 from .describe_disruption import describe_pod_disruption_budget
 from .describe_networking import describe_ingress, describe_ingress_class
+from .describe_quota import describe_limit_range, describe_resource_quota
 from .describe_scheduling import describe_priority_class
 from .describe_statefulset import describe_stateful_set
 from .describe_storage import describe_persistent_volume, describe_persistent_volume_claim, describe_storage_class
@@ -49,6 +50,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
                 ("persistentvolumeclaims", "persistentvolumes", "storageclasses")),
     "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
     "ingresses": (gettext_lazy("Ingresses + IngressClasses"), ("ingresses", "ingressclasses")),
+    "quotas": (gettext_lazy("ResourceQuotas + LimitRanges"), ("resourcequotas", "limitranges")),
     "config": (gettext_lazy("ConfigMaps + Secrets + ServiceAccounts"), ("configmaps", "secrets", "serviceaccounts")),
     "nodes": (gettext_lazy("Nodes"), ("nodes",)),
     "events": (gettext_lazy("Events"), ("events",)),
@@ -193,6 +195,10 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
                                     (await client.list("endpoints", namespace))["items"])
         elif plural == "ingressclasses":
             text = describe_ingress_class(obj)
+        elif plural == "resourcequotas":
+            text = describe_resource_quota(obj)
+        elif plural == "limitranges":
+            text = describe_limit_range(obj)
         elif plural == "nodes":
             text = describers.describe_node(obj, (await client.list("pods"))["items"])
         else:

@@ -77,6 +77,7 @@ def test_resources_with_tables():
         "priorityclasses",
         "ingresses",
         "ingressclasses",
+        "resourcequotas",
         "persistentvolumes",
         "persistentvolumeclaims",
         "storageclasses",
@@ -121,6 +122,7 @@ COLUMN_SETS = {
     ],
     "ingressclasses": [("Name", "string", 0), ("Controller", "string", 0), ("Parameters", "string", 0),
                        ("Age", "string", 0)],
+    "resourcequotas": [("Name", "string", 0), ("Age", "string", 0), ("Request", "string", 0), ("Limit", "string", 0)],
     "priorityclasses": [
         ("Name", "string", 0),
         ("Value", "integer", 0),

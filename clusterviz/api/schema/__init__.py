@@ -18,6 +18,7 @@ from . import (  # noqa: F401  (each registers its kinds)
     networking,
     pod,
     policy,
+    quota,
     rbac,
     reviews,
     scheduling,

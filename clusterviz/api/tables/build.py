@@ -19,6 +19,7 @@ from .misc import _print_configmap, _print_default
 from .networking import _print_ingress, _print_ingress_class
 from .nodes import _print_namespace, _print_node
 from .pods import _print_pod
+from .quota import _print_resource_quota
 from .rbac import _print_role, _print_role_binding
 from .scheduling import _print_priority_class
 from .secrets import _print_secret, _print_service_account
@@ -54,6 +55,7 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "priorityclasses": _print_priority_class,
     "ingresses": _print_ingress,
     "ingressclasses": _print_ingress_class,
+    "resourcequotas": _print_resource_quota,
     "roles": _print_role,
     "clusterroles": _print_role,
     "rolebindings": _print_role_binding,

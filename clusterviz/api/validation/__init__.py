@@ -29,6 +29,7 @@ from .namespace import validate_namespace
 from .node import validate_node
 from .pod import validate_pod
 from .priorityclass import validate_priority_class
+from .quota import validate_limit_range, validate_resource_quota
 from .rbac import validate_cluster_role, validate_cluster_role_binding, validate_role, validate_role_binding
 from .secret import validate_secret
 from .service import validate_service
@@ -69,6 +70,8 @@ VALIDATORS: dict[str, Validator] = {
     "PodDisruptionBudget": validate_pod_disruption_budget,
     "Ingress": validate_ingress,
     "IngressClass": validate_ingress_class,
+    "ResourceQuota": validate_resource_quota,
+    "LimitRange": validate_limit_range,
     "HorizontalPodAutoscaler": validate_horizontal_pod_autoscaler,
     "Pod": validate_pod,
     "Deployment": validate_deployment,
