@@ -17,7 +17,15 @@ from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
 from . import clock, codec, conversion, errors, field_validation, managedfields, paging, secret_data, strategy, tables
-from .admission import limitranger, priority, resourcequota, serviceaccount, storage_protection, storageclass
+from .admission import (
+    ingressclass,
+    limitranger,
+    priority,
+    resourcequota,
+    serviceaccount,
+    storage_protection,
+    storageclass,
+)
 from .defaulting import apply_defaults
 from .rbac_escalation import confirm_no_escalation
 from .request import ApiRequest, ApiResponse, ResourcePath
@@ -312,6 +320,8 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     if resource.kind == "PersistentVolumeClaim":
         obj = storageclass.admit_claim(obj, (await _list(cid, "storageclasses.storage.k8s.io", None))[0])
     obj = storage_protection.admit(resource.kind, obj)
+    if resource.kind == "Ingress":
+        ingressclass.admit_ingress(obj, (await _list(cid, "ingressclasses.networking.k8s.io", None))[0])
     if resource.kind == "Pod":
         obj = limitranger.default_pod(obj, (await _list(cid, "limitranges", rp.namespace))[0])
     obj = validated(resource, obj)

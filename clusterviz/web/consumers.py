@@ -41,6 +41,7 @@ PANEL_RESOURCES = (
     "jobs",
     "cronjobs",
     "poddisruptionbudgets",
+    "resourcequotas",
     "horizontalpodautoscalers",
     "persistentvolumeclaims",
     "persistentvolumes",

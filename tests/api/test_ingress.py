@@ -203,3 +203,19 @@ def test_the_protobuf_body_of_kubectl_create_ingress():
             "backend": {"service": {"name": "svc1", "port": {"number": 8080}}},
         }]}}]},
     }
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_ingress_naming_no_class_gets_the_default_one():
+    kubectl = client()
+    assert "ingressClassName" not in (await kubectl.create(ingress("before", rules=[rule()])))["spec"]
+    default = ingress_class("nginx", controller="k8s.io/ingress-nginx")
+    default["metadata"]["annotations"] = {"ingressclass.kubernetes.io/is-default-class": "true"}
+    await kubectl.create(default)
+    await kubectl.create(ingress_class("other", controller="example.com/ingress"))
+    assert (await kubectl.create(ingress("after", rules=[rule()])))["spec"]["ingressClassName"] == "nginx"
+    named = await kubectl.create(ingress("named", ingressClassName="other", rules=[rule()]))
+    assert named["spec"]["ingressClassName"] == "other"
+    annotated = ingress("annotated", rules=[rule()])
+    annotated["metadata"]["annotations"] = {"kubernetes.io/ingress.class": "traefik"}
+    assert "ingressClassName" not in (await kubectl.create(annotated))["spec"]
