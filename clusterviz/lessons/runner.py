@@ -235,6 +235,14 @@ async def _perform(client: Client, action: Action, manifest: str) -> str:
     if action.kind == "set-load":
         await client.patch(resource.key, name, {"metadata": {"annotations": {LOAD_ANNOTATION: action.value}}}, NAMESPACE)
         return f"{resource.noun}/{name} annotated"
+    if action.kind == "annotate":
+        key, sep, value = action.value.partition("=")
+        if not sep and not key.endswith("-"):
+            raise InputError(f"invalid annotation format: {action.value}")
+        # A merge patch: null removes the annotation, as kubectl annotate KEY- sends it.
+        change = {key.removesuffix("-"): value if sep else None}
+        await client.patch(resource.key, name, {"metadata": {"annotations": change}}, NAMESPACE)
+        return f"{resource.noun}/{name} annotated"
     raise InputError(f"unknown action {action.kind}")
 
 

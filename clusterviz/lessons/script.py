@@ -21,7 +21,7 @@ from clusterviz.kubelet.nodes import ANNOTATION as KUBELET_ANNOTATION
 # What a script's buttons can do, each one kubectl command (see Action.arguments).
 ACTION_KINDS = frozenset({
     "apply", "label", "unlabel", "taint", "untaint", "cordon", "uncordon", "stop-kubelet", "start-kubelet",
-    "scale", "set-image", "delete-pod", "create-job", "suspend", "set-load", "drain",
+    "scale", "set-image", "delete-pod", "create-job", "suspend", "set-load", "drain", "annotate",
 })
 # What kubectl patch sends to suspend a CronJob.
 SUSPEND_PATCH = '{"spec":{"suspend":true}}'
@@ -38,7 +38,8 @@ class Action:
     ``disktype=ssd`` (label), ``disktype`` (unlabel), ``key=value:NoSchedule``
     (taint), ``key:NoSchedule`` (untaint), ``5`` (scale), ``myapp=soscscs/myapp:v2``
     (set-image), ``tick-now`` (create-job: the Job's name; the target is ``cronjob/tick``), ``600m``
-    (set-load: the CPU the workload's Pods use together; the target is ``deployment/web``).
+    (set-load: the CPU the workload's Pods use together; the target is ``deployment/web``),
+    ``clusterviz.io/probe-fail=readiness`` (annotate: set, or ``key-`` to remove; the target is ``pod/shop-2``).
     ``manifest`` is what an ``apply`` of a file other than the lesson's manifest applies.
     """
 
@@ -90,6 +91,9 @@ class Action:
             return ["annotate", self.target, f"{LOAD_ANNOTATION}={self.value}", "--overwrite"]
         if kind == "drain":
             return ["drain", node, "--ignore-daemonsets"]
+        if kind == "annotate":
+            # ``key=value`` sets (over whatever was there), ``key-`` removes.
+            return ["annotate", self.target, self.value, *([] if self.value.endswith("-") else ["--overwrite"])]
         raise ValueError(f"unknown action kind {kind!r}")
 
 

@@ -45,6 +45,9 @@ DONE = {
     "set-image": gettext_lazy("image changed"),
     "create-job": gettext_lazy("Job created"),
     "suspend": gettext_lazy("CronJob suspended"),
+    "set-load": gettext_lazy("load set"),
+    "drain": gettext_lazy("node drained"),
+    "annotate": gettext_lazy("annotation changed"),
 }
 
 

@@ -383,6 +383,9 @@ async function next() {
     return;
   }
   if (clock.live) return; // live: the story tells itself as it happens
+  // A button's command still on its way: this press delivers its hops, the next one moves the script on.
+  const answering = () => document.querySelector("#outcome .flash.queued") !== null;
+  const waited = answering();
   root.dataset.busy = "true";
   try {
     const before = story.beats.length;
@@ -396,10 +399,15 @@ async function next() {
         await send(payload.stop, tag || "•");
       });
     } else if (story.beats.length === before) {
-      // The story is told as far as it goes: the script moves on instead.
+      // The story is told as far as it goes: the script moves on instead, once its button's command has
+      // answered and the answer has been seen.
       const nextStep = document.getElementById("next-step");
-      if (nextStep && !nextStep.disabled) nextStep.click();
-      else subtitle("", text("nothing"), "");
+      if (waited || answering()) return;
+      if (nextStep && !nextStep.disabled) {
+        nextStep.click();
+        // Busy until the next step is shown: a second press meanwhile would skip it.
+        for (let tries = 0; tries < 100 && document.getElementById("next-step") === nextStep; tries++) await sleep(50);
+      } else subtitle("", text("nothing"), "");
     }
   } finally {
     root.dataset.busy = "false";
