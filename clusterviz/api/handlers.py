@@ -345,13 +345,14 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
 
 
 async def _admit_limits_and_quotas(cid: int, rp: ResourcePath, obj: dict[str, Any]) -> None:
-    """The validating halves of LimitRanger (Pods) and ResourceQuota (every kind a quota counts), on a create."""
+    """The validating halves of LimitRanger (Pods, claims) and ResourceQuota (every kind a quota counts), on a create."""
     resource, name = rp.resource, str(obj["metadata"].get("name") or "")
     if not resource.namespaced:
         return
     why: str | None = None
-    if resource.kind == "Pod":
-        why = limitranger.refusal(obj, (await _list(cid, "limitranges", rp.namespace))[0])
+    if resource.kind in ("Pod", "PersistentVolumeClaim"):
+        ranges, _ = await _list(cid, "limitranges", rp.namespace)
+        why = (limitranger.refusal if resource.kind == "Pod" else limitranger.claim_refusal)(obj, ranges)
     quotas, _ = await _list(cid, "resourcequotas", rp.namespace)
     if why is None and any(resourcequota.tracked(q, resource.plural, resource.group) for q in quotas):
         existing, _ = await _list(cid, resource.key, rp.namespace)

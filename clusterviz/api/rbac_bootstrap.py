@@ -36,6 +36,7 @@ _TO_VIEW: Final = [
     _rule([""], ["configmaps", "endpoints", "persistentvolumeclaims", "persistentvolumeclaims/status", "pods",
                  "replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts", "services",
                  "services/status"], READ),
+    _rule([""], ["limitranges", "resourcequotas", "resourcequotas/status"], READ),
     _rule([""], ["events", "namespaces/status", "pods/log", "pods/status", "replicationcontrollers/status"], READ),
     _rule([""], ["namespaces"], READ),
     _rule(["apps"], ["controllerrevisions", "daemonsets", "daemonsets/status", "deployments", "deployments/scale",
@@ -44,6 +45,7 @@ _TO_VIEW: Final = [
     _rule(["autoscaling"], ["horizontalpodautoscalers", "horizontalpodautoscalers/status"], READ),
     _rule(["batch"], ["cronjobs", "cronjobs/status", "jobs", "jobs/status"], READ),
     _rule(["policy"], ["poddisruptionbudgets", "poddisruptionbudgets/status"], READ),
+    _rule(["networking.k8s.io"], ["ingresses", "ingresses/status"], READ),
 ]
 _TO_EDIT: Final = [
     _rule([""], ["pods/attach", "pods/exec", "pods/portforward", "pods/proxy", "secrets", "services/proxy"], READ),
@@ -58,6 +60,7 @@ _TO_EDIT: Final = [
     _rule(["autoscaling"], ["horizontalpodautoscalers"], WRITE),
     _rule(["batch"], ["cronjobs", "jobs"], WRITE),
     _rule(["policy"], ["poddisruptionbudgets"], WRITE),
+    _rule(["networking.k8s.io"], ["ingresses"], WRITE),
 ]
 _TO_ADMIN: Final = [
     _rule(["authorization.k8s.io"], ["localsubjectaccessreviews"], ["create"]),

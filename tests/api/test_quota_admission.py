@@ -148,3 +148,39 @@ def test_the_protobuf_body_of_kubectl_create_quota():
         "apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q1"},
         "spec": {"hard": {"pods": "2", "requests.cpu": "1"}},
     }
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_claims_storage_stays_within_the_limit_range_and_the_quota():
+    kubectl = client()
+    await kubectl.create(limit_range({"type": "PersistentVolumeClaim", "min": {"storage": "1Gi"},
+                                      "max": {"storage": "5Gi"}}))
+
+    def claim(name: str, size: str) -> dict[str, Any]:
+        return {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name, "namespace": "default"},
+                "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": size}}}}
+
+    assert await refusal(claim("tiny", "500Mi")) == (
+        'persistentvolumeclaims "tiny" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, '
+        "but request is 500Mi"
+    )
+    assert await refusal(claim("huge", "10Gi")) == (
+        'persistentvolumeclaims "huge" is forbidden: maximum storage usage per PersistentVolumeClaim is 5Gi, '
+        "but request is 10Gi"
+    )
+    await kubectl.create(quota("storage", requests_storage="6Gi"))
+    await kubectl.create(claim("first", "4Gi"))
+    assert await refusal(claim("second", "3Gi")) == (
+        'persistentvolumeclaims "second" is forbidden: exceeded quota: storage, requested: requests.storage=3Gi, '
+        "used: requests.storage=4Gi, limited: requests.storage=6Gi"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_view_and_edit_roles_cover_ingresses_quotas_and_limit_ranges():
+    view = await client().get("clusterroles", "system:aggregate-to-view")
+    edit = await client().get("clusterroles", "system:aggregate-to-edit")
+    readable = {(g, r) for rule in view["rules"] for g in rule["apiGroups"] for r in rule["resources"]}
+    assert {("", "resourcequotas"), ("", "limitranges"), ("networking.k8s.io", "ingresses")} <= readable
+    assert any("networking.k8s.io" in rule["apiGroups"] and "ingresses" in rule["resources"] and
+               "create" in rule["verbs"] for rule in edit["rules"])

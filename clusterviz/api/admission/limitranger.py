@@ -5,7 +5,7 @@ and a Pod outside the namespace's bounds is refused.
 without a request or limit that a ``Container`` item defaults gets it, and the
 ``kubernetes.io/limit-ranger`` annotation says what was set. :func:`refusal`
 runs after it (the validating half), with upstream's messages: per container
-for ``Container`` items, over the whole Pod for ``Pod`` items.
+for ``Container`` items, over the whole Pod for ``Pod`` items; :func:`claim_refusal` bounds a claim's storage.
 """
 
 from __future__ import annotations
@@ -141,6 +141,31 @@ def refusal(pod: dict[str, Any], limit_ranges: list[dict[str, Any]]) -> str | No
             merge(requests, container_requests)
             merge(limits, container_limits)
         problems.extend(_check(item, "Pod", requests, limits))
+    return _joined(problems)
+
+
+def _max_request(name: str, kind: str, enforced: Quantity, requests: dict[str, Quantity]) -> str:
+    if name not in requests:
+        return f"maximum {name} usage per {kind} is {enforced}.  No request is specified"
+    if enforced < requests[name]:
+        return f"maximum {name} usage per {kind} is {enforced}, but request is {requests[name]}"
+    return ""
+
+
+def claim_refusal(claim: dict[str, Any], limit_ranges: list[dict[str, Any]]) -> str | None:
+    """Why a claim's requested storage is outside its namespace's PersistentVolumeClaim bounds."""
+    requests = resource_list(dict_or_empty(dict_or_empty(dict_or_empty(claim.get("spec")).get("resources"))
+                                           ).get("requests"))
+    kind = "PersistentVolumeClaim"
+    problems: list[str] = []
+    for item in _items(limit_ranges, kind):
+        problems.extend(_min(name, kind, q, requests, {}) for name, q in sorted(resource_list(item.get("min")).items()))
+        problems.extend(_max_request(name, kind, q, requests) for name, q in sorted(resource_list(item.get("max")).items()))
+    return _joined([p for p in problems if p])
+
+
+def _joined(problems: list[str]) -> str | None:
+    """One reason as it is; several in brackets, as an aggregate error prints."""
     if not problems:
         return None
     return problems[0] if len(problems) == 1 else "[" + ", ".join(problems) + "]"
