@@ -207,12 +207,12 @@ STORAGE = Lesson(
             question_zh="gallery 可以去哪些节点？",
         ),
         Step(
-            "Only the two nodes of the volume's zone, as its lane on the map shows; the scores chose between them. In "
-            "gallery's scoring panel VolumeBinding rejects the other zone's nodes with \"node(s) didn't match "
+            "Only the two nodes of the volume's zone; the scores chose between them. Click gallery's chip on the map to "
+            "follow its story: at its hop 9 the lanes of the other zone show VolumeBinding's \"node(s) didn't match "
             "PersistentVolume's node affinity\". VolumeZone passes them all: it reads zone labels on the "
             "PersistentVolume itself, which a CSI driver's volumes do not carry; their zone is in the node affinity.",
-            "只有卷所在可用区的两个节点，地图上它所在的那一栏就是其中之一；在这两个之间由打分决定。在 gallery 的打分面板里，"
-            "VolumeBinding 以节点不满足 PersistentVolume 的节点亲和性为由排除另一个可用区的节点。VolumeZone 让所有节点都通过："
+            "只有卷所在可用区的两个节点，在这两个之间由打分决定。点击地图上的 gallery，跟着它的步骤走：到第 9 步时，"
+            "另一个可用区的节点栏显示 VolumeBinding 的结论：节点不满足 PersistentVolume 的节点亲和性。VolumeZone 让所有节点都通过："
             "它读取 PersistentVolume 自身的可用区标签，而 CSI 驱动制备的卷没有这些标签，它们的可用区写在节点亲和性里。",
         ),
         Step(
