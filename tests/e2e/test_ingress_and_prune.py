@@ -51,6 +51,20 @@ def test_create_get_describe_and_delete_an_ingress(kubectl: Kubectl):
     assert 'ingresses.networking.k8s.io "simple" not found' in missing.stderr
 
 
+def test_create_ingress_with_a_class_a_default_backend_tls_and_a_named_port(kubectl: Kubectl):
+    ok(kubectl("create", "ingress", "secure", "--class=nginx", "--default-backend=web:80",
+               "--rule=secure.com/*=svc2:https,tls=cert", "--annotation=team=blue"))
+    stored = ok(kubectl("get", "ingress", "secure", "-o",
+                        "jsonpath={.spec.ingressClassName} {.spec.defaultBackend.service.name}:"
+                        "{.spec.defaultBackend.service.port.number} {.spec.tls[0].hosts[0]}={.spec.tls[0].secretName} "
+                        "{.spec.rules[0].http.paths[0].pathType} {.spec.rules[0].http.paths[0].path} "
+                        "{.spec.rules[0].http.paths[0].backend.service.port.name} {.metadata.annotations.team}"))
+    assert stored == "nginx web:80 secure.com=cert Prefix / https blue"
+    row = ok(kubectl("get", "ingress", "secure", "--no-headers")).split()
+    assert row[:3] == ["secure", "nginx", "secure.com"] and row[3:5] == ["80,", "443"]
+    ok(kubectl("delete", "ingress", "secure"))
+
+
 def test_a_refused_ingress_names_upstreams_reason(kubectl: Kubectl):
     refused = kubectl("create", "ingress", "bad", "--rule=*/bar=svc1:8080")
     assert refused.returncode == 1
