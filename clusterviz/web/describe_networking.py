@@ -112,7 +112,7 @@ def _annotations_only(text: Text, annotations: dict[str, Any]) -> None:
 
 
 def describe_ingress_class(ingress_class: dict[str, Any]) -> Text:
-    """Name, labels and annotations, the controller, and the parameters' reference field by field."""
+    """Name, labels and annotations, the controller, and the parameters' group, kind and name."""
     meta, spec = dict_or_empty(ingress_class.get("metadata")), dict_or_empty(ingress_class.get("spec"))
     text = Text()
     text.add(0, "Name", meta.get("name", ""))
@@ -125,8 +125,4 @@ def describe_ingress_class(ingress_class: dict[str, Any]) -> Text:
             text.add(1, "APIGroup", params["apiGroup"])
         text.add(1, "Kind", params.get("kind", ""))
         text.add(1, "Name", params.get("name", ""))
-        if isinstance(params.get("namespace"), str):
-            text.add(1, "Namespace", params["namespace"])
-        if isinstance(params.get("scope"), str):
-            text.add(1, "Scope", params["scope"])
     return text

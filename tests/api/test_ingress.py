@@ -219,3 +219,13 @@ async def test_an_ingress_naming_no_class_gets_the_default_one():
     annotated = ingress("annotated", rules=[rule()])
     annotated["metadata"]["annotations"] = {"kubernetes.io/ingress.class": "traefik"}
     assert "ingressClassName" not in (await kubectl.create(annotated))["spec"]
+
+
+def test_the_load_balancers_addresses_are_ips_and_dns_names():
+    obj = ingress(defaultBackend=service("web", 80))
+    obj["status"] = {"loadBalancer": {"ingress": [{"ip": "192.0.2.300"}, {"hostname": "10.0.0.1"}]}}
+    assert messages(obj) == [
+        'status.loadBalancer.ingress[0].ip: Invalid value: "192.0.2.300": must be a valid IP address, '
+        "(e.g. 10.9.8.7 or 2001:db8::ffff)",
+        'status.loadBalancer.ingress[1].hostname: Invalid value: "10.0.0.1": must be a DNS name, not an IP address',
+    ]

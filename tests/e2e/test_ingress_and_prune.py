@@ -72,6 +72,35 @@ def test_a_refused_ingress_names_upstreams_reason(kubectl: Kubectl):
     assert kubectl("get", "ingress", "bad").returncode == 1
 
 
+INGRESS_CLASS = """apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata:
+  name: external
+  annotations: {ingressclass.kubernetes.io/is-default-class: "true"}
+spec:
+  controller: example.com/ingress-controller
+  parameters: {apiGroup: k8s.example.com, kind: IngressParameters, name: external-lb}
+"""
+
+
+def test_an_ingress_class_through_kubectl_becomes_the_default(kubectl: Kubectl, tmp_path: Path):
+    manifest = tmp_path / "class.yaml"
+    manifest.write_text(INGRESS_CLASS)
+    ok(kubectl("apply", "-f", str(manifest)))
+    table = ok(kubectl("get", "ingressclass")).splitlines()
+    assert table[0].split() == ["NAME", "CONTROLLER", "PARAMETERS", "AGE"]
+    assert table[1].split()[:3] == ["external", "example.com/ingress-controller",
+                                    "IngressParameters.k8s.example.com/external-lb"]
+    described = ok(kubectl("describe", "ingressclass", "external"))
+    assert "Controller:   example.com/ingress-controller" in described
+    assert described.split("\n")[4:8] == ["Parameters:", "  APIGroup:  k8s.example.com", "  Kind:      IngressParameters",
+                                          "  Name:      external-lb"]
+    ok(kubectl("create", "ingress", "classless", "--rule=foo.com/=svc1:80"))
+    assert ok(kubectl("get", "ingress", "classless", "-o", "jsonpath={.spec.ingressClassName}")) == "external"
+    ok(kubectl("delete", "ingress", "classless"))
+    ok(kubectl("delete", "-f", str(manifest)))
+
+
 PRUNED = """apiVersion: v1
 kind: ConfigMap
 metadata:

@@ -32,6 +32,7 @@ from .common import (
     get_str,
     get_str_list,
     index,
+    ip_errors,
     parse_ip,
     port_name_errors,
     port_num_errors,
@@ -189,6 +190,21 @@ def _ingress_spec(spec: dict[str, Any], errs: Errors) -> None:
         errs.extend(each_invalid("spec.ingressClassName", class_name, is_dns1123_subdomain(class_name)))
 
 
+def _load_balancer(status: dict[str, Any], errs: Errors) -> None:
+    """Each ingress point's IP a valid address, its hostname a DNS name and not an IP."""
+    path = "status.loadBalancer"
+    balancer = get_dict(status, "loadBalancer", "status", errs) or {}
+    for _i, where, point in dict_items(get_list(balancer, "ingress", path, errs), child(path, "ingress"), errs):
+        ip = get_str(point, "ip", where, errs)
+        if ip:
+            errs.extend(each_invalid(child(where, "ip"), ip, ip_errors(ip)))
+        hostname = get_str(point, "hostname", where, errs)
+        if hostname:
+            errs.extend(each_invalid(child(where, "hostname"), hostname, is_dns1123_subdomain(hostname)))
+            if parse_ip(hostname) is not None:
+                errs.append(invalid(child(where, "hostname"), hostname, "must be a DNS name, not an IP address"))
+
+
 def validate_ingress(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Errors:
     """Metadata, then the spec: rules or a default backend, hosts, paths by their type, backends, TLS, the class.
 
@@ -197,7 +213,7 @@ def validate_ingress(obj: dict[str, Any], old: dict[str, Any] | None = None) -> 
     meta, errs = validate_object_meta(obj, namespaced=True, name_fn=name_is_dns_subdomain)
     spec = as_dict(obj.get("spec"), "spec", errs)
     _ingress_spec(spec or {}, errs)
-    as_dict(obj.get("status"), "status", errs)
+    _load_balancer(as_dict(obj.get("status"), "status", errs) or {}, errs)
     if old is not None:
         errs.extend(validate_object_meta_update(obj, old))
         return errs
