@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from clusterviz.api.tables.pods import pod_status_column
 from clusterviz.apimachinery.quantity import QuantityError, format_bytes, format_cpu_millis, parse_quantity
 
 # Phase (or kubectl-style status) -> CSS class; colours are chosen in the stylesheet (Okabe-Ito).
@@ -74,27 +75,15 @@ def _quantity(value: Any, milli: bool) -> int:
 
 
 def pod_status(pod: dict[str, Any]) -> str:
-    """A short status like kubectl's STATUS column: Terminating, ContainerCreating, Running, ..."""
-    if (pod.get("metadata") or {}).get("deletionTimestamp"):
-        return "Terminating"
-    status = pod.get("status") or {}
-    if status.get("reason"):
-        return str(status["reason"])
-    for cs in status.get("containerStatuses") or []:
-        waiting = (cs.get("state") or {}).get("waiting")
-        if waiting and waiting.get("reason"):
-            return str(waiting["reason"])
-        # A container that ended shows how, as kubectl does: Completed, Error.
-        terminated = (cs.get("state") or {}).get("terminated")
-        if terminated and terminated.get("reason"):
-            return str(terminated["reason"])
-    return str(status.get("phase") or "Pending")
+    """The Pod's STATUS as kubectl prints it: Terminating, Init:0/1, ContainerCreating, Running, ..."""
+    return pod_status_column(pod)
 
 
 def chip(pod: dict[str, Any]) -> PodChip:
     meta = pod.get("metadata") or {}
     status = pod_status(pod)
-    css = STATUS_CLASSES.get(status, "failed" if status.startswith(("Out", "Err", "Crash")) else "pending")
+    failed = status.removeprefix("Init:").startswith(("Out", "Err", "Crash", "OOM", "Signal", "ExitCode"))
+    css = STATUS_CLASSES.get(status, "failed" if failed else "pending")
     return PodChip(str(meta.get("name")), str(meta.get("namespace", "")), status, css)
 
 

@@ -182,3 +182,9 @@ def _print_pod(pod: dict[str, Any], now_ns: int) -> Printed:
         readiness_gates,
     ]
     return cells, conditions
+
+
+def pod_status_column(pod: dict[str, Any]) -> str:
+    """The STATUS kubectl prints for a Pod (Running, Init:0/2, CrashLoopBackOff, Terminating, ...)."""
+    cells, _conditions = _print_pod(pod, 0)
+    return str(cells[2])
