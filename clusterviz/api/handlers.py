@@ -326,7 +326,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
         obj = limitranger.default_pod(obj, (await _list(cid, "limitranges", rp.namespace))[0])
     obj = validated(resource, obj)
     await ensure_namespace(cid, rp, str(obj["metadata"].get("name") or ""))
-    await _admit_limits_and_quotas(cid, rp, obj)
+    await _admit_limits_and_quotas(cid, rp, obj, charge=not req.query.get("dryRun"))
     await _allocate(cid, rp, obj)
     if not _is_apply(req):
         obj = managedfields.track_update(
@@ -344,8 +344,11 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     return ok(with_type(resource, stored), 201)
 
 
-async def _admit_limits_and_quotas(cid: int, rp: ResourcePath, obj: dict[str, Any]) -> None:
-    """The validating halves of LimitRanger (Pods, claims) and ResourceQuota (every kind a quota counts), on a create."""
+async def _admit_limits_and_quotas(cid: int, rp: ResourcePath, obj: dict[str, Any], *, charge: bool) -> None:
+    """The validating halves of LimitRanger (Pods, claims) and ResourceQuota (every kind a quota counts), on a create.
+
+    With ``charge`` (not a dry run) the quotas' ``status.used`` take the object in before it is stored.
+    """
     resource, name = rp.resource, str(obj["metadata"].get("name") or "")
     if not resource.namespaced:
         return
@@ -353,12 +356,23 @@ async def _admit_limits_and_quotas(cid: int, rp: ResourcePath, obj: dict[str, An
     if resource.kind in ("Pod", "PersistentVolumeClaim"):
         ranges, _ = await _list(cid, "limitranges", rp.namespace)
         why = (limitranger.refusal if resource.kind == "Pod" else limitranger.claim_refusal)(obj, ranges)
-    quotas, _ = await _list(cid, "resourcequotas", rp.namespace)
-    if why is None and any(resourcequota.tracked(q, resource.plural, resource.group) for q in quotas):
-        existing, _ = await _list(cid, resource.key, rp.namespace)
-        why = resourcequota.refusal(quotas, resource.plural, resource.group, obj, existing)
     if why is not None:
         raise errors.forbidden_resource(resource.plural, resource.group, name, why)
+    for _attempt in range(PATCH_RETRIES):
+        quotas, _ = await _list(cid, "resourcequotas", rp.namespace)
+        if not any(resourcequota.tracked(q, resource.plural, resource.group) for q in quotas):
+            return
+        existing, _ = await _list(cid, resource.key, rp.namespace)
+        why, charged = resourcequota.admit(quotas, resource.plural, resource.group, obj, existing)
+        if why is not None:
+            raise errors.forbidden_resource(resource.plural, resource.group, name, why)
+        try:
+            for quota in charged if charge else []:
+                key = kv.Key("resourcequotas", rp.namespace, quota["metadata"]["name"])
+                await _update(cid, key, quota, resource_version(quota))
+        except kv.RevisionConflict:
+            continue  # another create charged the quota first: count again
+        return
 
 
 async def _admit_priority(cid: int, kind: str, obj: dict[str, Any], old: dict[str, Any] | None) -> None:

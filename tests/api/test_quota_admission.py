@@ -100,7 +100,9 @@ async def test_a_quota_refuses_the_pod_past_its_count_and_demands_requests_it_tr
     assert await refusal(pod("bare")) == (
         'pods "bare" is forbidden: failed quota: compute: must specify limits.memory for: app; requests.cpu for: app'
     )
-    await kubectl.delete("pods", "two", "default", {"gracePeriodSeconds": 0})
+    # Admission charged each Pod to q1's status.used; more room comes from a higher limit.
+    assert (await kubectl.get("resourcequotas", "q1", "default"))["status"]["used"] == {"pods": "2"}
+    await kubectl.patch("resourcequotas", "q1", {"spec": {"hard": {"pods": "10"}}}, "default")
     sized = pod("sized", requests={"cpu": "600m"}, limits={"memory": "512Mi"})
     await kubectl.create(sized)
     over = pod("over", requests={"cpu": "600m"}, limits={"memory": "512Mi"})

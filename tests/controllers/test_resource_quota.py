@@ -34,3 +34,19 @@ async def test_used_counts_running_pods_their_requests_and_object_counts(cluster
     await cluster.kubectl.patch("deployments", "myapp", {"spec": {"replicas": 1}}, "default")
     await cluster.settle()
     assert (await status(cluster, "compute"))["used"]["pods"] == "1"
+
+
+async def test_a_replica_set_past_the_quota_reports_the_refusal(cluster: Cluster) -> None:
+    await cluster.kubectl.create(quota("pods", pods="2"))
+    await cluster.kubectl.create(deployment(replicas=3))
+    await cluster.settle()
+    pods = (await cluster.kubectl.list("pods", "default"))["items"]
+    assert len(pods) == 2
+    [failed, *_] = await cluster.events("FailedCreate")
+    assert failed["message"].startswith('Error creating: pods "myapp-')
+    assert failed["message"].endswith('is forbidden: exceeded quota: pods, requested: pods=1, used: pods=2, '
+                                      "limited: pods=2")
+    [rs] = (await cluster.kubectl.list("replicasets", "default"))["items"]
+    [condition] = rs["status"]["conditions"]
+    assert (condition["type"], condition["reason"]) == ("ReplicaFailure", "FailedCreate")
+    assert (await status(cluster, "pods"))["used"] == {"pods": "2"}

@@ -189,10 +189,16 @@ def _pretty(usage: Usage, names: list[str]) -> str:
     return ",".join(f"{name}={usage.get(name, Quantity(0))}" for name in names)
 
 
-def refusal(quotas: list[dict[str, Any]], plural: str, group: str, obj: dict[str, Any],
-            existing: list[dict[str, Any]]) -> str | None:
-    """Why creating ``obj`` is refused by one of the namespace's quotas (``existing``: its objects of the kind)."""
+def admit(quotas: list[dict[str, Any]], plural: str, group: str, obj: dict[str, Any],
+          existing: list[dict[str, Any]]) -> tuple[str | None, list[dict[str, Any]]]:
+    """Why creating ``obj`` is refused by one of the namespace's quotas (``existing``: its objects of the kind);
+    else the quotas it is charged to, with ``status.used`` already counting it.
+
+    The API server stores those before the object, each on the condition that the quota did not change
+    meanwhile, so that creates at the same moment cannot all take the last of a quota.
+    """
     delta = object_usage(plural, group, obj)
+    charged: list[dict[str, Any]] = []
     for quota in sorted(quotas, key=lambda q: str(dict_or_empty(q.get("metadata")).get("name", ""))):
         names = tracked(quota, plural, group)
         if not names or not matches(quota, plural, group, obj):
@@ -201,7 +207,7 @@ def refusal(quotas: list[dict[str, Any]], plural: str, group: str, obj: dict[str
         if plural == "pods" and not group:
             problem = _missing(obj, set(names) & _CONSTRAINED)
             if problem:
-                return f"failed quota: {name}: {problem}"
+                return f"failed quota: {name}: {problem}", []
         requested = {n: delta[n] for n in names if n in delta and not delta[n].is_zero()}
         if not requested:
             continue
@@ -212,5 +218,8 @@ def refusal(quotas: list[dict[str, Any]], plural: str, group: str, obj: dict[str
         exceeded = sorted(n for n in requested if hard[n] < in_use[n] + requested[n])
         if exceeded:
             return (f"exceeded quota: {name}, requested: {_pretty(requested, exceeded)}, "
-                    f"used: {_pretty(in_use, exceeded)}, limited: {_pretty(hard, exceeded)}")
-    return None
+                    f"used: {_pretty(in_use, exceeded)}, limited: {_pretty(hard, exceeded)}"), []
+        quota_status = dict_or_empty(quota.get("status"))
+        used_now = {**dict_or_empty(quota_status.get("used")), **{n: str(in_use[n] + requested[n]) for n in requested}}
+        charged.append({**quota, "status": {**quota_status, "used": used_now}})
+    return None, charged
