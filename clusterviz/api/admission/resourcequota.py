@@ -6,9 +6,9 @@ by its storage, anything by ``count/<resource>``); a quota that tracks cpu or
 memory requires every container to say how much it requests or limits; the
 create is refused when it would take a quota's use past its hard limit, with
 upstream's messages. What is in use is the larger of the quota's status (the
-quota controller's count) and the namespace's objects counted now, so a quota
-holds even before its controller has counted. The quota controller uses
-:func:`used` for the status it writes.
+quota controller's count, plus what admission charged since) and the
+namespace's objects counted now, so a quota holds even before its controller
+has counted. The quota controller uses :func:`used` for the status it writes.
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ from typing import Any, Final
 from clusterviz.apimachinery.field import duplicate, forbidden, invalid
 from clusterviz.apimachinery.quantity import Quantity
 
-from .common import Errors, as_dict, child, dict_items, get_list, get_str, get_str_list, key
+from .common import Errors, as_dict, child, dict_items, get_list, get_str, get_str_list, key, label_name
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
-from .resources import _resource_list, container_resource_name_errors, is_hugepages, resource_quantity_value
+from .resources import _resource_list, is_hugepages, resource_quantity_value
 
 QUOTA_RESOURCES: Final = frozenset({
     "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.storage",
@@ -21,14 +21,13 @@ QUOTA_SCOPES: Final = frozenset({
     "Terminating", "NotTerminating", "BestEffort", "NotBestEffort", "PriorityClass", "CrossNamespacePodAffinity",
     "VolumeAttributesClass",
 })
-
 _POD_FORBIDDEN: Final = "may not be specified when `type` is 'Pod'"
 
 
 def _quota_resource_name(name: str, path: str) -> Errors:
     """A qualified name; one without a prefix must be a standard quota resource (or a hugepages size)."""
     if "/" in name:
-        return container_resource_name_errors(name, path) if not name.startswith("count/") else []
+        return label_name(name, path)
     if name in QUOTA_RESOURCES or is_hugepages(name) or name.startswith(("requests.hugepages-", "limits.hugepages-")):
         return []
     return [invalid(path, name, "must be a standard resource type or fully qualified"),
@@ -104,6 +103,3 @@ def validate_limit_range(obj: dict[str, Any], old: dict[str, Any] | None = None)
     if old is not None:
         errs.extend(validate_object_meta_update(obj, old))
     return errs
-
-
-
