@@ -186,3 +186,24 @@ async def test_the_view_and_edit_roles_cover_ingresses_quotas_and_limit_ranges()
     assert {("", "resourcequotas"), ("", "limitranges"), ("networking.k8s.io", "ingresses")} <= readable
     assert any("networking.k8s.io" in rule["apiGroups"] and "ingresses" in rule["resources"] and
                "create" in rule["verbs"] for rule in edit["rules"])
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_scoped_quotas_count_only_the_pods_they_select():
+    kubectl = client()
+    best_effort = {**quota("best-effort", pods="1"), "spec": {"hard": {"pods": "1"}, "scopes": ["BestEffort"]}}
+    await kubectl.create(best_effort)
+    critical = quota("critical", pods="0")
+    critical["spec"]["scopeSelector"] = {"matchExpressions": [
+        {"scopeName": "PriorityClass", "operator": "In", "values": ["system-cluster-critical"]}]}
+    await kubectl.create(critical)
+    await kubectl.create(pod("free"))
+    assert await refusal(pod("free-too")) == (
+        'pods "free-too" is forbidden: exceeded quota: best-effort, requested: pods=1, used: pods=1, limited: pods=1'
+    )
+    await kubectl.create(pod("sized", requests={"cpu": "100m"}))
+    urgent = pod("urgent", requests={"cpu": "100m"})
+    urgent["spec"]["priorityClassName"] = "system-cluster-critical"
+    assert await refusal(urgent) == (
+        'pods "urgent" is forbidden: exceeded quota: critical, requested: pods=1, used: pods=0, limited: pods=0'
+    )

@@ -142,18 +142,33 @@ def _best_effort(pod: dict[str, Any]) -> bool:
     return not any(k.startswith(("requests.", "limits.")) for k in pod_resources(pod))
 
 
+def _scope_matches(scope: str, operator: str, values: list[Any], pod: dict[str, Any]) -> bool:
+    """One scope (with an operator and values for PriorityClass) against a Pod."""
+    if scope == "PriorityClass":
+        name = dict_or_empty(pod.get("spec")).get("priorityClassName") or ""
+        return {"In": name in values, "NotIn": name not in values, "Exists": bool(name),
+                "DoesNotExist": not name}.get(operator, False)
+    if scope not in _POD_SCOPES or operator != "Exists":
+        return False
+    terminating = dict_or_empty(pod.get("spec")).get("activeDeadlineSeconds") is not None
+    return {"Terminating": terminating, "NotTerminating": not terminating,
+            "BestEffort": _best_effort(pod), "NotBestEffort": not _best_effort(pod)}[scope]
+
+
 def matches(quota: dict[str, Any], plural: str, group: str, obj: dict[str, Any]) -> bool:
-    """Whether the quota's scopes take this object in (scoped quotas count Pods only)."""
-    scopes = [s for s in list_or_empty(dict_or_empty(quota.get("spec")).get("scopes")) if isinstance(s, str)]
-    if not scopes:
+    """Whether the quota's scopes and scope selector take this object in (scoped quotas count Pods only)."""
+    spec = dict_or_empty(quota.get("spec"))
+    wanted: list[tuple[str, str, list[Any]]] = [
+        (s, "Exists", []) for s in list_or_empty(spec.get("scopes")) if isinstance(s, str)]
+    for expression in list_or_empty(dict_or_empty(spec.get("scopeSelector")).get("matchExpressions")):
+        expression = dict_or_empty(expression)
+        wanted.append((str(expression.get("scopeName", "")), str(expression.get("operator", "")),
+                       list_or_empty(expression.get("values"))))
+    if not wanted:
         return True
     if plural != "pods" or group:
         return False
-    terminating = dict_or_empty(obj.get("spec")).get("activeDeadlineSeconds") is not None
-    wanted = {"Terminating": terminating, "NotTerminating": not terminating,
-              "BestEffort": _best_effort(obj), "NotBestEffort": not _best_effort(obj)}
-    return all(wanted.get(scope, False) for scope in scopes if scope in _POD_SCOPES) and all(
-        scope in _POD_SCOPES for scope in scopes)
+    return all(_scope_matches(scope, operator, values, obj) for scope, operator, values in wanted)
 
 
 def tracked(quota: dict[str, Any], plural: str, group: str) -> list[str]:
