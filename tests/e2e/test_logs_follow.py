@@ -91,3 +91,14 @@ def test_a_followed_log_of_an_ended_container_is_its_whole_log(kubectl: Kubectl)
     assert wait_until(lambda: _phase(kubectl, "once") == "Succeeded", 60)
     assert ok(kubectl("logs", "-f", "once", timeout=30)) == "hello\n"
     ok(kubectl("delete", "pod", "once", "--wait=false"))
+
+
+def test_logs_by_label_print_each_pods_lines_with_its_prefix(kubectl: Kubectl):
+    ok(kubectl("create", "deployment", "greeters", "--image=busybox", "--replicas=2", "--",
+               "sh", "-c", "echo hello from $HOSTNAME; sleep infinity"))
+    assert wait_until(lambda: kubectl("get", "pods", "-l", "app=greeters", "-o",
+                                      "jsonpath={.items[*].status.phase}").stdout == "Running Running", 60)
+    names = kubectl("get", "pods", "-l", "app=greeters", "-o", "jsonpath={.items[*].metadata.name}").stdout.split()
+    lines = sorted(ok(kubectl("logs", "-l", "app=greeters", "--prefix")).splitlines())
+    assert lines == sorted(f"[pod/{name}/busybox] hello from {name}" for name in names)
+    ok(kubectl("delete", "deployment", "greeters", "--wait=false"))
