@@ -322,11 +322,14 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     obj = storage_protection.admit(resource.kind, obj)
     if resource.kind == "Ingress":
         ingressclass.admit_ingress(obj, (await _list(cid, "ingressclasses.networking.k8s.io", None))[0])
+    ranges: list[dict[str, Any]] = []
+    if resource.kind in ("Pod", "PersistentVolumeClaim"):
+        ranges, _ = await _list(cid, "limitranges", rp.namespace)
     if resource.kind == "Pod":
-        obj = limitranger.default_pod(obj, (await _list(cid, "limitranges", rp.namespace))[0])
+        obj = limitranger.default_pod(obj, ranges)
     obj = validated(resource, obj)
     await ensure_namespace(cid, rp, str(obj["metadata"].get("name") or ""))
-    await _admit_limits_and_quotas(cid, rp, obj, charge=not req.query.get("dryRun"))
+    await _admit_limits_and_quotas(cid, rp, obj, ranges, charge=not req.query.get("dryRun"))
     await _allocate(cid, rp, obj)
     if not _is_apply(req):
         obj = managedfields.track_update(
@@ -344,8 +347,11 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     return ok(with_type(resource, stored), 201)
 
 
-async def _admit_limits_and_quotas(cid: int, rp: ResourcePath, obj: dict[str, Any], *, charge: bool) -> None:
-    """The validating halves of LimitRanger (Pods, claims) and ResourceQuota (every kind a quota counts), on a create.
+async def _admit_limits_and_quotas(
+    cid: int, rp: ResourcePath, obj: dict[str, Any], ranges: list[dict[str, Any]], *, charge: bool
+) -> None:
+    """The validating halves of LimitRanger (Pods and claims, by the namespace's ``ranges``) and ResourceQuota
+    (every kind a quota counts), on a create.
 
     With ``charge`` (not a dry run) the quotas' ``status.used`` take the object in before it is stored.
     """
@@ -354,7 +360,6 @@ async def _admit_limits_and_quotas(cid: int, rp: ResourcePath, obj: dict[str, An
         return
     why: str | None = None
     if resource.kind in ("Pod", "PersistentVolumeClaim"):
-        ranges, _ = await _list(cid, "limitranges", rp.namespace)
         why = (limitranger.refusal if resource.kind == "Pod" else limitranger.claim_refusal)(obj, ranges)
     if why is not None:
         raise errors.forbidden_resource(resource.plural, resource.group, name, why)
