@@ -46,6 +46,7 @@ PATCH_TYPES = {
 
 _get = in_thread(kv.get)
 _list = in_thread(kv.list_objects)
+_objects_in = in_thread(kv.objects_in)
 _create = batch.create
 _update = batch.update
 _delete = batch.delete
@@ -324,7 +325,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
         ingressclass.admit_ingress(obj, (await _list(cid, "ingressclasses.networking.k8s.io", None))[0])
     ranges: list[dict[str, Any]] = []
     if resource.kind in ("Pod", "PersistentVolumeClaim"):
-        ranges, _ = await _list(cid, "limitranges", rp.namespace)
+        ranges = await _objects_in(cid, "limitranges", rp.namespace)
     if resource.kind == "Pod":
         obj = limitranger.default_pod(obj, ranges)
     obj = validated(resource, obj)
@@ -364,7 +365,7 @@ async def _admit_limits_and_quotas(
     if why is not None:
         raise errors.forbidden_resource(resource.plural, resource.group, name, why)
     for _attempt in range(PATCH_RETRIES):
-        quotas, _ = await _list(cid, "resourcequotas", rp.namespace)
+        quotas = await _objects_in(cid, "resourcequotas", rp.namespace)
         if not any(resourcequota.tracked(q, resource.plural, resource.group) for q in quotas):
             return
         existing, _ = await _list(cid, resource.key, rp.namespace)

@@ -197,6 +197,12 @@ def list_objects(
     return items, revision
 
 
+def objects_in(cid: int, resource: str, namespace: str) -> list[dict[str, Any]]:
+    """One namespace's objects of a resource, by name, in a single statement (no revision: admission's look-ups)."""
+    query = StoredObject.objects.filter(cluster_id=cid, resource=resource, namespace=namespace).order_by("name")
+    return list(query.values_list("data", flat=True))
+
+
 def _json(value: Any) -> Any:
     """A JSON column's parameter, as the backend's JSONField would send it."""
     return None if value is None else connection.ops.adapt_json_value(value, None)
