@@ -182,7 +182,7 @@ STORAGE = Lesson(
             "PersistentVolume's node affinity\" (clusters before v1.33 say \"node(s) had volume node affinity "
             "conflict\"). The data does not follow the Pod: the Pod follows its data.",
             "回到同一个节点，别处都不行：申领已 Bound 到一个卷，而卷的节点亲和性只写了那个节点。在新 Pod 的打分面板里，"
-            "另外三个节点的 VolumeBinding 都失败：节点不满足 PersistentVolume 的节点亲和性（v1.33 之前的集群说"
+            "另外三个节点的 VolumeBinding 都失败：节点不满足持久卷的节点亲和性（v1.33 之前的集群说"
             "卷节点亲和性冲突）。数据不会跟着 Pod 走，而是 Pod 跟着数据走。",
         ),
         Step(
@@ -195,25 +195,31 @@ STORAGE = Lesson(
             question_zh="还没有 Pod 使用 photos。它会像 data 一样等待吗？",
         ),
         Step(
-            "No: it is provisioned at once (ExternalProvisioning, ProvisioningSucceeded) and Bound before any Pod "
-            "exists. The provisioner picked a node, and the volume reaches that node's zone: kubectl describe pv shows "
-            "Node Affinity topology.kubernetes.io/zone in [zone-a] or [zone-b]. gallery.yaml is a Pod gallery that "
-            "serves the photos with nginx.",
-            "不会：它立即被制备（ExternalProvisioning、ProvisioningSucceeded），在任何 Pod 出现之前就已 Bound。"
+            "No: it is provisioned at once (ExternalProvisioning, ProvisioningSucceeded) and Bound without waiting for "
+            "a Pod. The provisioner picked a node, and the volume reaches that node's zone: kubectl describe pv shows "
+            "Node Affinity topology.kubernetes.io/zone in [zone-a] or [zone-b].",
+            "不会：它立即被制备（ExternalProvisioning、ProvisioningSucceeded），不等任何 Pod 就已 Bound。"
             "制备程序选了一个节点，卷能被该节点所在的可用区访问：kubectl describe pv 显示节点亲和性为 "
-            "topology.kubernetes.io/zone 在 [zone-a] 或 [zone-b] 中。gallery.yaml 是一个用 nginx 提供这些照片的 Pod gallery。",
+            "topology.kubernetes.io/zone 在 [zone-a] 或 [zone-b] 中。",
+        ),
+        Step(
+            "gallery.yaml is a Pod gallery that serves the photos with nginx.",
+            "gallery.yaml 是一个用 nginx 提供这些照片的 Pod gallery。",
             _apply("gallery.yaml", GALLERY),
             question="Which nodes can gallery go to?",
             question_zh="gallery 可以去哪些节点？",
         ),
         Step(
-            "Only the two nodes of the volume's zone; the scores chose between them. Click gallery's chip on the map to "
-            "follow its story: at its hop 9 the lanes of the other zone show VolumeBinding's \"node(s) didn't match "
-            "PersistentVolume's node affinity\". VolumeZone passes them all: it reads zone labels on the "
-            "PersistentVolume itself, which a CSI driver's volumes do not carry; their zone is in the node affinity.",
-            "只有卷所在可用区的两个节点，在这两个之间由打分决定。点击地图上的 gallery，跟着它的步骤走：到第 9 步时，"
-            "另一个可用区的节点栏显示 VolumeBinding 的结论：节点不满足 PersistentVolume 的节点亲和性。VolumeZone 让所有节点都通过："
-            "它读取 PersistentVolume 自身的可用区标签，而 CSI 驱动制备的卷没有这些标签，它们的可用区写在节点亲和性里。",
+            "Only the two nodes of the volume's zone; the scores chose between them. Click gallery on the map to follow "
+            "its story and go Back to its hop 9: the lanes of the other zone show VolumeBinding's \"node(s) didn't "
+            "match PersistentVolume's node affinity\". VolumeZone passes them all: it reads zone labels on the "
+            "PersistentVolume itself, which a CSI driver's volumes do not carry. (Had gallery come before photos was "
+            "Bound, its first attempt would have failed everywhere with \"pod has unbound immediate "
+            "PersistentVolumeClaims\", and the claim's binding would have brought it back.)",
+            "只有卷所在可用区的两个节点，在这两个之间由打分决定。点击地图上的 gallery，跟着它的步骤走，再后退到它的第 9 步："
+            "另一个可用区的节点栏显示 VolumeBinding 的结论：不满足持久卷的节点亲和性。VolumeZone 让所有节点都通过："
+            "它读取 PersistentVolume 自身的可用区标签，而 CSI 驱动制备的卷没有这些标签。（如果 gallery 在 photos Bound 之前就来了，"
+            "它的第一次调度会在所有节点上失败：Pod 有未绑定的 Immediate 模式持久卷申领；等申领绑定后它会被重新调度。）",
         ),
         Step(
             "ledger.yaml: a claim ledger with access mode ReadWriteOncePod (one Pod in the whole cluster may use it), "
@@ -230,7 +236,7 @@ STORAGE = Lesson(
             "ReadWriteOncePod access mode\" (kubectl describe pod ledger-b, FailedScheduling), and preemption finds "
             "no victim, since ledger-a's priority is not lower. ReadWriteOnce would have let both run on one node.",
             "ledger-a 被调度，它的卷制备在它所在的节点上。ledger-b 保持 Pending：VolumeRestrictions 在每个节点上都失败："
-            "节点上已有使用同名 ReadWriteOncePod 申领的 Pod（kubectl describe pod ledger-b，事件 FailedScheduling）；"
+            "节点上已有 Pod 以 ReadWriteOncePod 访问模式使用同名的 PersistentVolumeClaim（kubectl describe pod ledger-b，事件 FailedScheduling）；"
             "抢占也找不到牺牲者，因为 ledger-a 的优先级并不更低。如果是 ReadWriteOnce，两个 Pod 可以在同一节点上一起运行。",
         ),
         Step(
