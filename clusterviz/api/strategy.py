@@ -74,6 +74,9 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
         obj["status"] = {"replicas": 0, "availableReplicas": 0}
     elif kind in ("Service", "Ingress"):
         obj["status"] = {"loadBalancer": {}}
+    elif kind == "ResourceQuota":
+        # What a new quota counts is the controller's (and admission's) to write.
+        obj["status"] = {}
     elif kind == "PodDisruptionBudget":
         obj["status"] = {"disruptionsAllowed": 0, "currentHealthy": 0, "desiredHealthy": 0, "expectedPods": 0}
     elif kind == "HorizontalPodAutoscaler":

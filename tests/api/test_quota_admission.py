@@ -207,3 +207,9 @@ async def test_scoped_quotas_count_only_the_pods_they_select():
     assert await refusal(urgent) == (
         'pods "urgent" is forbidden: exceeded quota: critical, requested: pods=1, used: pods=0, limited: pods=0'
     )
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_new_quotas_status_is_the_servers_to_write():
+    written = {**quota("q1", pods="2"), "status": {"hard": {"pods": "100"}, "used": {"pods": "0"}}}
+    assert (await client().create(written))["status"] == {}
