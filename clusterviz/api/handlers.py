@@ -349,10 +349,11 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
 
 
 async def _admit_limits_and_quotas(
-    cid: int, rp: ResourcePath, obj: dict[str, Any], ranges: list[dict[str, Any]], *, charge: bool
+    cid: int, rp: ResourcePath, obj: dict[str, Any], ranges: list[dict[str, Any]], *, charge: bool,
+    old: dict[str, Any] | None = None,
 ) -> None:
     """The validating halves of LimitRanger (Pods and claims, by the namespace's ``ranges``) and ResourceQuota
-    (every kind a quota counts), on a create.
+    (every kind a quota counts), on a create; on an update (``old``), ResourceQuota's alone.
 
     With ``charge`` (not a dry run) the quotas' ``status.used`` take the object in before it is stored.
     """
@@ -360,7 +361,7 @@ async def _admit_limits_and_quotas(
     if not resource.namespaced:
         return
     why: str | None = None
-    if resource.kind in ("Pod", "PersistentVolumeClaim"):
+    if resource.kind in ("Pod", "PersistentVolumeClaim") and old is None:
         why = (limitranger.refusal if resource.kind == "Pod" else limitranger.claim_refusal)(obj, ranges)
     if why is not None:
         raise errors.forbidden_resource(resource.plural, resource.group, name, why)
@@ -369,7 +370,7 @@ async def _admit_limits_and_quotas(
         if not any(resourcequota.tracked(q, resource.plural, resource.group) for q in quotas):
             return
         existing, _ = await _list(cid, resource.key, rp.namespace)
-        why, charged = resourcequota.admit(quotas, resource.plural, resource.group, obj, existing)
+        why, charged = resourcequota.admit(quotas, resource.plural, resource.group, obj, existing, old)
         if why is not None:
             raise errors.forbidden_resource(resource.plural, resource.group, name, why)
         try:
@@ -440,6 +441,8 @@ async def _write_update(
         refusal = storageclass.resize_refusal(new, old, classes)
         if refusal is not None:
             raise errors.forbidden_resource(resource.plural, resource.group, rp.name, refusal)
+    if resource.kind in ("PersistentVolumeClaim", "Service") and rp.sub == "":
+        await _admit_limits_and_quotas(cid, rp, new, [], charge=not req.query.get("dryRun"), old=old)
     if req.query.get("dryRun"):
         new["metadata"]["resourceVersion"] = str(resource_version(old))
         return new

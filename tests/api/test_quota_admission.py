@@ -213,3 +213,21 @@ async def test_scoped_quotas_count_only_the_pods_they_select():
 async def test_a_new_quotas_status_is_the_servers_to_write():
     written = {**quota("q1", pods="2"), "status": {"hard": {"pods": "100"}, "used": {"pods": "0"}}}
     assert (await client().create(written))["status"] == {}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_update_is_charged_what_it_adds():
+    kubectl = client()
+    await kubectl.create(quota("ports", **{"services.nodeports": "0", "services": "5"}))
+    service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "default"},
+               "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}}
+    await kubectl.create(service)
+    with pytest.raises(errors.StatusError) as refused:
+        await kubectl.patch("services", "web", {"spec": {"type": "NodePort"}}, "default")
+    assert refused.value.code == 403
+    assert refused.value.message == (
+        'services "web" is forbidden: exceeded quota: ports, requested: services.nodeports=1, '
+        "used: services.nodeports=0, limited: services.nodeports=0"
+    )
+    labelled = await kubectl.patch("services", "web", {"metadata": {"labels": {"tier": "front"}}}, "default")
+    assert labelled["metadata"]["labels"] == {"tier": "front"}

@@ -205,25 +205,29 @@ def _pretty(usage: Usage, names: list[str]) -> str:
 
 
 def admit(quotas: list[dict[str, Any]], plural: str, group: str, obj: dict[str, Any],
-          existing: list[dict[str, Any]]) -> tuple[str | None, list[dict[str, Any]]]:
-    """Why creating ``obj`` is refused by one of the namespace's quotas (``existing``: its objects of the kind);
-    else the quotas it is charged to, with ``status.used`` already counting it.
+          existing: list[dict[str, Any]], old: dict[str, Any] | None = None) -> tuple[str | None, list[dict[str, Any]]]:
+    """Why creating ``obj`` (or updating ``old`` to it) is refused by one of the namespace's quotas (``existing``:
+    its objects of the kind); else the quotas it is charged to, with ``status.used`` already counting it.
 
-    The API server stores those before the object, each on the condition that the quota did not change
-    meanwhile, so that creates at the same moment cannot all take the last of a quota.
+    An update is charged what it adds (a claim grown, a Service given node ports). The API server stores the
+    charged quotas before the object, each on the condition that the quota did not change meanwhile, so that
+    writes at the same moment cannot all take the last of a quota.
     """
     delta = object_usage(plural, group, obj)
+    if old is not None:
+        before = object_usage(plural, group, old)
+        delta = {n: q - before[n] if n in before else q for n, q in delta.items()}
     charged: list[dict[str, Any]] = []
     for quota in sorted(quotas, key=lambda q: str(dict_or_empty(q.get("metadata")).get("name", ""))):
         names = tracked(quota, plural, group)
         if not names or not matches(quota, plural, group, obj):
             continue
         name = str(dict_or_empty(quota.get("metadata")).get("name", ""))
-        if plural == "pods" and not group:
+        if plural == "pods" and not group and old is None:
             problem = _missing(obj, set(names) & _CONSTRAINED)
             if problem:
                 return f"failed quota: {name}: {problem}", []
-        requested = {n: delta[n] for n in names if n in delta and not delta[n].is_zero()}
+        requested = {n: delta[n] for n in names if n in delta and delta[n].sign() > 0}
         if not requested:
             continue
         in_use = used(quota, plural, group, existing)
