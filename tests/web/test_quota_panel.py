@@ -2,9 +2,9 @@
 
 import pytest
 
+from clusterviz.api.defaulting import apply_defaults
+from clusterviz.web.describe_quota import describe_limit_range, describe_resource_quota
 from tests.web.test_objects import KUBECTL, get, headings, rows
-
-pytestmark = pytest.mark.django_db(transaction=True)
 
 QUOTA = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q1", "namespace": "default"},
          "spec": {"hard": {"pods": "10", "limits.memory": "1Gi"}}}
@@ -12,6 +12,7 @@ LIMITS = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits
           "spec": {"limits": [{"type": "Container", "max": {"memory": "512Mi"}}]}}
 
 
+@pytest.mark.django_db(transaction=True)
 async def test_quotas_tab_and_describe(sim, async_client):
     await KUBECTL.create(QUOTA)
     await KUBECTL.create(LIMITS)
@@ -29,3 +30,19 @@ async def test_quotas_tab_and_describe(sim, async_client):
         assert line in described
     async_client.cookies["django_language"] = "zh-hans"
     assert "ResourceQuota（资源配额）+ LimitRange（限制范围）" in await get(async_client, "/c/demo/")
+
+
+def test_describe_prints_what_kubectl_describe_prints():
+    # The lines kubectl describe printed for the same objects (tests/e2e/test_quota_kubectl.py).
+    limits = apply_defaults("LimitRange", {"metadata": {"name": "limits", "namespace": "bounded"}, "spec": {"limits": [
+        {"type": "Container", "max": {"cpu": "1"}, "defaultRequest": {"cpu": "250m"}}]}})
+    assert str(describe_limit_range(limits)).splitlines()[2:] == [
+        "Type        Resource  Min  Max  Default Request  Default Limit  Max Limit/Request Ratio",
+        "----        --------  ---  ---  ---------------  -------------  -----------------------",
+        "Container   cpu       -    1    250m             1              -",
+    ]
+    quota = {"metadata": {"name": "q1", "namespace": "team"},
+             "status": {"hard": {"pods": "2", "requests.cpu": "1"}, "used": {"pods": "2", "requests.cpu": "200m"}}}
+    assert str(describe_resource_quota(quota)).splitlines()[2:5] == [
+        "Resource      Used  Hard", "--------      ----  ----", "pods          2     2",
+    ]
