@@ -212,12 +212,12 @@ STORAGE = Lesson(
         Step(
             "Only the two nodes of the volume's zone; the scores chose between them. Click gallery on the map to follow "
             "its story and go Back to its hop 9: the lanes of the other zone show VolumeBinding's \"node(s) didn't "
-            "match PersistentVolume's node affinity\". VolumeZone passes them all: it reads zone labels on the "
-            "PersistentVolume itself, which a CSI driver's volumes do not carry. (Had gallery come before photos was "
+            "match PersistentVolume's node affinity\". VolumeZone is skipped: it reads zone labels on the "
+            "PersistentVolume itself, and a CSI driver's volumes carry none. (Had gallery come before photos was "
             "Bound, its first attempt would have failed everywhere with \"pod has unbound immediate "
             "PersistentVolumeClaims\", and the claim's binding would have brought it back.)",
             "只有卷所在可用区的两个节点，在这两个之间由打分决定。点击地图上的 gallery，跟着它的步骤走，再后退到它的第 9 步："
-            "另一个可用区的节点栏显示 VolumeBinding 的结论：不满足持久卷的节点亲和性。VolumeZone 让所有节点都通过："
+            "另一个可用区的节点栏显示 VolumeBinding 的结论：不满足持久卷的节点亲和性。VolumeZone 被跳过："
             "它读取 PersistentVolume 自身的可用区标签，而 CSI 驱动制备的卷没有这些标签。（如果 gallery 在 photos Bound 之前就来了，"
             "它的第一次调度会在所有节点上失败：Pod 有未绑定的 Immediate 模式持久卷申领；等申领绑定后它会被重新调度。）",
         ),
