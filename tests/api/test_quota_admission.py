@@ -54,7 +54,9 @@ def test_quota_names_standard_resources_and_limit_ranges_keep_their_bounds_in_or
         'spec.hard[widgets]: Invalid value: "widgets": must be a standard resource type or fully qualified',
         'spec.hard[widgets]: Invalid value: "widgets": must be a standard resource for quota',
     ]
-    assert messages(quota("q", pods="-1")) == ['spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0']
+    assert messages(quota("q", pods="-1")) == [
+        'spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0'
+    ]
     assert messages(limit_range({"type": "Container", "min": {"cpu": "2"}, "max": {"cpu": "1"}})) == [
         'spec.limits[0].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1',
         'spec.limits[0].defaultRequest[cpu]: Invalid value: "1": min value 2 is greater than default request value 1',

@@ -93,8 +93,9 @@ def test_an_ingress_class_through_kubectl_becomes_the_default(kubectl: Kubectl, 
                                     "IngressParameters.k8s.example.com/external-lb"]
     described = ok(kubectl("describe", "ingressclass", "external"))
     assert "Controller:   example.com/ingress-controller" in described
-    assert described.split("\n")[4:8] == ["Parameters:", "  APIGroup:  k8s.example.com", "  Kind:      IngressParameters",
-                                          "  Name:      external-lb"]
+    assert described.split("\n")[4:8] == [
+        "Parameters:", "  APIGroup:  k8s.example.com", "  Kind:      IngressParameters", "  Name:      external-lb",
+    ]
     ok(kubectl("create", "ingress", "classless", "--rule=foo.com/=svc1:80"))
     assert ok(kubectl("get", "ingress", "classless", "-o", "jsonpath={.spec.ingressClassName}")) == "external"
     ok(kubectl("delete", "ingress", "classless"))

@@ -13,6 +13,7 @@ from kubernetes.client.rest import ApiException
 from tests.livesim import LiveServer, wait_until
 
 NAMESPACE = "py-net"
+QUOTA_NAMESPACE = "py-quota"
 
 
 @pytest.fixture
@@ -45,27 +46,30 @@ def test_an_ingress_is_created_read_and_its_load_balancer_reported(api: client.A
         "either `defaultBackend` or `rules` must be specified"
     )
     assert [i.metadata.name for i in networking.list_namespaced_ingress(NAMESPACE).items] == ["shop"]
+    core.delete_namespace(NAMESPACE)
 
 
 def test_a_quota_and_a_limit_range_read_back_and_refuse(api: client.ApiClient):
     core = client.CoreV1Api(api)
-    core.create_namespaced_limit_range(NAMESPACE, client.V1LimitRange(
+    core.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name=QUOTA_NAMESPACE)))
+    core.create_namespaced_limit_range(QUOTA_NAMESPACE, client.V1LimitRange(
         metadata=client.V1ObjectMeta(name="limits"), spec=client.V1LimitRangeSpec(limits=[
             client.V1LimitRangeItem(type="Container", max={"memory": "256Mi"})])))
-    core.create_namespaced_resource_quota(NAMESPACE, client.V1ResourceQuota(
+    core.create_namespaced_resource_quota(QUOTA_NAMESPACE, client.V1ResourceQuota(
         metadata=client.V1ObjectMeta(name="q1"), spec=client.V1ResourceQuotaSpec(hard={"pods": "1"})))
-    assert wait_until(lambda: (core.read_namespaced_resource_quota("q1", NAMESPACE).status.used or {}) == {"pods": "0"})
+    assert wait_until(
+        lambda: (core.read_namespaced_resource_quota("q1", QUOTA_NAMESPACE).status.used or {}) == {"pods": "0"})
     container = client.V1Container(name="app", image="nginx:1.27")
-    pod = core.create_namespaced_pod(NAMESPACE, client.V1Pod(
+    pod = core.create_namespaced_pod(QUOTA_NAMESPACE, client.V1Pod(
         metadata=client.V1ObjectMeta(name="first"), spec=client.V1PodSpec(containers=[container])))
     assert pod.spec.containers[0].resources.limits == {"memory": "256Mi"}
     with pytest.raises(ApiException) as refused:
-        core.create_namespaced_pod(NAMESPACE, client.V1Pod(
+        core.create_namespaced_pod(QUOTA_NAMESPACE, client.V1Pod(
             metadata=client.V1ObjectMeta(name="second"), spec=client.V1PodSpec(containers=[container])))
     assert refused.value.status == 403
     assert json.loads(refused.value.body)["message"] == (
         'pods "second" is forbidden: exceeded quota: q1, requested: pods=1, used: pods=1, limited: pods=1'
     )
-    limits = core.read_namespaced_limit_range("limits", NAMESPACE)
+    limits = core.read_namespaced_limit_range("limits", QUOTA_NAMESPACE)
     assert limits.spec.limits[0].default == {"memory": "256Mi"}
-    core.delete_namespace(NAMESPACE)
+    core.delete_namespace(QUOTA_NAMESPACE)

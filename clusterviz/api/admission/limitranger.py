@@ -159,8 +159,10 @@ def claim_refusal(claim: dict[str, Any], limit_ranges: list[dict[str, Any]]) -> 
     kind = "PersistentVolumeClaim"
     problems: list[str] = []
     for item in _items(limit_ranges, kind):
-        problems.extend(_min(name, kind, q, requests, {}) for name, q in sorted(resource_list(item.get("min")).items()))
-        problems.extend(_max_request(name, kind, q, requests) for name, q in sorted(resource_list(item.get("max")).items()))
+        for name, enforced in sorted(resource_list(item.get("min")).items()):
+            problems.append(_min(name, kind, enforced, requests, {}))
+        for name, enforced in sorted(resource_list(item.get("max")).items()):
+            problems.append(_max_request(name, kind, enforced, requests))
     return _joined([p for p in problems if p])
 
 

@@ -13,7 +13,7 @@ define(_NET + "IngressSpec", "The routes the Ingress asks its controller for.", 
     "defaultBackend": (ref(_NET + "IngressBackend"), "Where requests that match no rule go."),
     "ingressClassName": (STRING, "The IngressClass whose controller implements this Ingress."),
     "rules": (array(ref(_NET + "IngressRule")), "Host rules, each with its HTTP paths."),
-    "tls": (array(ref(_NET + "IngressTLS")), "The hosts served over TLS on port 443, and the Secret of their certificate."),
+    "tls": (array(ref(_NET + "IngressTLS")), "The hosts served over TLS on port 443, and their certificate's Secret."),
 })
 define(_NET + "IngressRule", "The paths of one host (every host when host is empty).", {
     "host": (STRING, "A DNS name, or a wildcard such as *.example.com matching a single label."),

@@ -31,7 +31,8 @@ def _hosts(rules: list[Any]) -> str:
 def ingress_addresses(status: dict[str, Any]) -> str:
     """Each ingress point's IP or hostname, sorted and without repeats (the server prints tables wide)."""
     points = list_or_empty(dict_or_empty(status.get("loadBalancer")).get("ingress"))
-    found = {str(p.get("ip") or p.get("hostname")) for p in points if isinstance(p, dict) and (p.get("ip") or p.get("hostname"))}
+    found = {str(p.get("ip") or p.get("hostname"))
+             for p in points if isinstance(p, dict) and (p.get("ip") or p.get("hostname"))}
     return ",".join(sorted(found))
 
 

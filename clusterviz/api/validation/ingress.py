@@ -137,7 +137,8 @@ def _http_path(item: dict[str, Any], path: str, errs: Errors) -> None:
     if path_type in ("Exact", "Prefix"):
         if not value.startswith("/"):
             errs.append(invalid(where, value, "must be an absolute path"))
-        errs.extend(invalid(where, value, f"must not contain '{seq}'") for seq in _INVALID_PATH_SEQUENCES if seq in value)
+        errs.extend(invalid(where, value, f"must not contain '{seq}'")
+                    for seq in _INVALID_PATH_SEQUENCES if seq in value)
         errs.extend(invalid(where, value, f"cannot end with '{end}'") for end in _INVALID_PATH_SUFFIXES
                     if value.endswith(end))
     elif path_type == "ImplementationSpecific":

@@ -63,12 +63,15 @@ def _compare(name: str, found: dict[str, dict[str, Quantity]], path: str) -> Err
     ratio = found["maxLimitRequestRatio"].get(name)
     errs: Errors = []
     if low is not None and high is not None and high < low:
-        errs.append(invalid(key(child(path, "min"), name), str(low), f"min value {low} is greater than max value {high}"))
+        errs.append(invalid(key(child(path, "min"), name), str(low),
+                            f"min value {low} is greater than max value {high}"))
     at_request = key(child(path, "defaultRequest"), name)
     if request is not None and low is not None and request < low:
-        errs.append(invalid(at_request, str(request), f"min value {low} is greater than default request value {request}"))
+        errs.append(invalid(at_request, str(request),
+                            f"min value {low} is greater than default request value {request}"))
     if request is not None and high is not None and high < request:
-        errs.append(invalid(at_request, str(request), f"default request value {request} is greater than max value {high}"))
+        errs.append(invalid(at_request, str(request),
+                            f"default request value {request} is greater than max value {high}"))
     if request is not None and default is not None and default < request:
         errs.append(invalid(at_request, str(request),
                             f"default request value {request} is greater than default limit value {default}"))
@@ -78,7 +81,8 @@ def _compare(name: str, found: dict[str, dict[str, Quantity]], path: str) -> Err
     if default is not None and high is not None and high < default:
         errs.append(invalid(at_default, str(high), f"default value {default} is greater than max value {high}"))
     if ratio is not None and ratio < Quantity(1):
-        errs.append(invalid(key(child(path, "maxLimitRequestRatio"), name), str(ratio), f"ratio {ratio} is less than 1"))
+        errs.append(invalid(key(child(path, "maxLimitRequestRatio"), name), str(ratio),
+                            f"ratio {ratio} is less than 1"))
     return errs
 
 
