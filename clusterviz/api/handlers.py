@@ -330,7 +330,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
         obj = limitranger.default_pod(obj, ranges)
     obj = validated(resource, obj)
     await ensure_namespace(cid, rp, str(obj["metadata"].get("name") or ""))
-    await _admit_limits_and_quotas(cid, rp, obj, ranges, charge=not req.query.get("dryRun"))
+    _admit_limits(rp, obj, ranges)
     await _allocate(cid, rp, obj)
     if not _is_apply(req):
         obj = managedfields.track_update(
@@ -339,6 +339,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     if resource.kind == "Pod":
         account = await _get(cid, kv.Key("serviceaccounts", rp.namespace, serviceaccount.account_name(obj)))
         obj = serviceaccount.admit_pod(obj, account, strategy.random_suffix())
+    await _charge_quotas(cid, rp, obj, charge=not req.query.get("dryRun"))
     if req.query.get("dryRun"):
         return ok(with_type(resource, obj), 201)
     try:
@@ -348,28 +349,34 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
     return ok(with_type(resource, stored), 201)
 
 
-async def _admit_limits_and_quotas(
-    cid: int, rp: ResourcePath, obj: dict[str, Any], ranges: list[dict[str, Any]], *, charge: bool,
-    old: dict[str, Any] | None = None,
-) -> None:
-    """The validating halves of LimitRanger (Pods and claims, by the namespace's ``ranges``) and ResourceQuota
-    (every kind a quota counts), on a create; on an update (``old``), ResourceQuota's alone.
+def _admit_limits(rp: ResourcePath, obj: dict[str, Any], ranges: list[dict[str, Any]]) -> None:
+    """LimitRanger's validating half on a create: a Pod's or a claim's bounds, from the namespace's ``ranges``."""
+    resource = rp.resource
+    if resource.kind not in ("Pod", "PersistentVolumeClaim"):
+        return
+    why = (limitranger.refusal if resource.kind == "Pod" else limitranger.claim_refusal)(obj, ranges)
+    if why is not None:
+        raise errors.forbidden_resource(resource.plural, resource.group, str(obj["metadata"].get("name") or ""), why)
 
-    With ``charge`` (not a dry run) the quotas' ``status.used`` take the object in before it is stored.
+
+async def _charge_quotas(
+    cid: int, rp: ResourcePath, obj: dict[str, Any], *, charge: bool, old: dict[str, Any] | None = None
+) -> None:
+    """ResourceQuota admission, the last step before a create (or an update of ``old``) is stored.
+
+    With ``charge`` (not a dry run) the quotas' ``status.used`` take the object in first; a create whose
+    name is taken is not charged, as the store refuses it.
     """
     resource, name = rp.resource, str(obj["metadata"].get("name") or "")
     if not resource.namespaced:
         return
-    why: str | None = None
-    if resource.kind in ("Pod", "PersistentVolumeClaim") and old is None:
-        why = (limitranger.refusal if resource.kind == "Pod" else limitranger.claim_refusal)(obj, ranges)
-    if why is not None:
-        raise errors.forbidden_resource(resource.plural, resource.group, name, why)
     for _attempt in range(PATCH_RETRIES):
         quotas = await _objects_in(cid, "resourcequotas", rp.namespace)
         if not any(resourcequota.tracked(q, resource.plural, resource.group) for q in quotas):
             return
         existing, _ = await _list(cid, resource.key, rp.namespace)
+        if old is None and any(dict_or_empty(e.get("metadata")).get("name") == name for e in existing):
+            return
         why, charged = resourcequota.admit(quotas, resource.plural, resource.group, obj, existing, old)
         if why is not None:
             raise errors.forbidden_resource(resource.plural, resource.group, name, why)
@@ -442,7 +449,7 @@ async def _write_update(
         if refusal is not None:
             raise errors.forbidden_resource(resource.plural, resource.group, rp.name, refusal)
     if resource.kind in ("PersistentVolumeClaim", "Service") and rp.sub == "":
-        await _admit_limits_and_quotas(cid, rp, new, [], charge=not req.query.get("dryRun"), old=old)
+        await _charge_quotas(cid, rp, new, charge=not req.query.get("dryRun"), old=old)
     if req.query.get("dryRun"):
         new["metadata"]["resourceVersion"] = str(resource_version(old))
         return new

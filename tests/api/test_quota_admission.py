@@ -233,3 +233,17 @@ async def test_an_update_is_charged_what_it_adds():
     )
     labelled = await kubectl.patch("services", "web", {"metadata": {"labels": {"tier": "front"}}}, "default")
     assert labelled["metadata"]["labels"] == {"tier": "front"}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_create_refused_for_its_name_charges_no_quota():
+    kubectl = client()
+    await kubectl.create(quota("q1", pods="5"))
+    await kubectl.create(pod("same"))
+    charged = await kubectl.get("resourcequotas", "q1", "default")
+    with pytest.raises(errors.StatusError) as refused:
+        await kubectl.create(pod("same"))
+    assert refused.value.code == 409
+    again = await kubectl.get("resourcequotas", "q1", "default")
+    assert again["metadata"]["resourceVersion"] == charged["metadata"]["resourceVersion"]
+    assert again["status"]["used"] == {"pods": "1"}
