@@ -240,8 +240,8 @@ STORAGE = Lesson(
             "抢占也找不到牺牲者，因为 ledger-a 的优先级并不更低。如果是 ReadWriteOnce，两个 Pod 可以在同一节点上一起运行。",
         ),
         Step(
-            "Delete the Pod ledger-a.",
-            "删除 Pod ledger-a。",
+            "Delete the Pod ledger-a, which holds the claim.",
+            "删除占用这个申领的 Pod ledger-a。",
             Action("delete-pod", "pod/ledger-a", label="Delete pod ledger-a", label_zh="删除 Pod ledger-a"),
             question="Where will ledger-b go?",
             question_zh="ledger-b 会去哪里？",
