@@ -176,9 +176,19 @@ def test_the_v1_and_v2_views_of_one_object_through_the_python_client(api_client:
     assert '"memory"' in old.metadata.annotations["autoscaling.alpha.kubernetes.io/metrics"]
     assert '"StabilizationWindowSeconds":60' in old.metadata.annotations["autoscaling.alpha.kubernetes.io/behavior"]
 
-    # An update through v1 keeps what only v2 shows.
-    old.spec.max_replicas = 7
-    v1.replace_namespaced_horizontal_pod_autoscaler("viewed", "default", old)
+    # An update through v1 keeps what only v2 shows. The autoscaler may write the status in between, so the
+    # update is retried on a conflict, as client-go's RetryOnConflict does.
+    for _attempt in range(5):
+        old.spec.max_replicas = 7
+        try:
+            v1.replace_namespaced_horizontal_pod_autoscaler("viewed", "default", old)
+            break
+        except client.exceptions.ApiException as exc:
+            if exc.status != 409:
+                raise
+            old = v1.read_namespaced_horizontal_pod_autoscaler("viewed", "default")
+    else:
+        raise AssertionError("the update kept conflicting")
     again = v2.read_namespaced_horizontal_pod_autoscaler("viewed", "default")
     assert again.spec.max_replicas == 7
     assert [m.resource.name for m in again.spec.metrics] == ["cpu", "memory"]
