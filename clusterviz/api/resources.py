@@ -93,6 +93,7 @@ RESOURCES: tuple[Resource, ...] = (
               "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"), has_status=True),
     Resource("", "v1", "services", "Service", True, ("svc",), ("all",), ALL_VERBS, ("status",), (), has_status=True),
     Resource("", "v1", "endpoints", "Endpoints", True, ("ep",)),
+    Resource("discovery.k8s.io", "v1", "endpointslices", "EndpointSlice", True),
     Resource("", "v1", "events", "Event", True, ("ev",), (), ALL_VERBS, (), _EVENT_FIELDS),
     Resource("", "v1", "configmaps", "ConfigMap", True, ("cm",)),
     Resource("", "v1", "resourcequotas", "ResourceQuota", True, ("quota",), (), ALL_VERBS, ("status",),

@@ -88,6 +88,11 @@ def duplicate(path: str, value: Any) -> FieldError:
     return FieldError("FieldValueDuplicate", path, "", value)
 
 
+def too_many(path: str, count: int, limit: int) -> FieldError:
+    """field.TooMany: a list longer than its limit ("Too many: 101: must have at most 100 items")."""
+    return FieldError("FieldValueTooMany", path, f"must have at most {limit} items", count)
+
+
 def forbidden(path: str, detail: str) -> FieldError:
     return FieldError("FieldValueForbidden", path, detail)
 

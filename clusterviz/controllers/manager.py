@@ -18,6 +18,7 @@ from .daemonset import DaemonSetController
 from .deployment import DeploymentController
 from .disruption import DisruptionController
 from .endpoints import EndpointsController
+from .endpointslice import EndpointSliceController
 from .garbage_collector import GarbageCollector
 from .horizontal import HorizontalController
 from .job import JobController
@@ -65,6 +66,7 @@ INFORMERS = (
     ("services", ""),
     ("pods", ""),
     ("endpoints", ""),
+    ("endpointslices", ""),
     ("namespaces", ""),
     ("poddisruptionbudgets", ""),
     ("horizontalpodautoscalers", ""),
@@ -111,6 +113,7 @@ class ControllerManager:
             NodeLifecycleController(self),
             TaintEvictionController(self),
             EndpointsController(self),
+            EndpointSliceController(self),
             GarbageCollector(self),
             PodGarbageCollector(self),
             NamespaceController(self),

@@ -179,6 +179,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "Secret": {"stringData": {"a": "b"}},
     "ServiceAccount": {},
     "Endpoints": {"subsets": [{"addresses": [{"ip": "10.0.0.1"}], "ports": [{"port": 80}]}]},
+    "EndpointSlice": {"addressType": "IPv4", "endpoints": [{"addresses": ["10.0.0.1"]}], "ports": [{"port": 80}]},
     "Event": {"involvedObject": {"kind": "Pod", "name": "p"}, "reason": "R", "message": "m"},
     "Lease": {"spec": {"holderIdentity": "n"}},
     "PodDisruptionBudget": {"spec": {"minAvailable": 1, "selector": SELECTOR}},

@@ -62,6 +62,7 @@ def test_resources_with_tables():
         "namespaces",
         "services",
         "endpoints",
+        "endpointslices",
         "events",
         "configmaps",
         "secrets",
@@ -175,6 +176,10 @@ COLUMN_SETS = {
         ("Selector", "string", 1),
     ],
     "endpoints": [("Name", "string", 0), ("Endpoints", "string", 0), ("Age", "string", 0)],
+    "endpointslices": [
+        ("Name", "string", 0), ("AddressType", "string", 0), ("Ports", "string", 0), ("Endpoints", "string", 0),
+        ("Age", "string", 0),
+    ],
     "events": [
         ("Last Seen", "string", 0),
         ("Type", "string", 0),

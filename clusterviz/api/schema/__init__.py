@@ -13,6 +13,7 @@ from . import (  # noqa: F401  (each registers its kinds)
     clusterviz,
     coordination,
     core,
+    discovery,
     meta,
     metrics,
     networking,

@@ -23,7 +23,7 @@ from .quota import _print_resource_quota
 from .rbac import _print_role, _print_role_binding
 from .scheduling import _print_priority_class
 from .secrets import _print_secret, _print_service_account
-from .services import _print_endpoints, _print_service
+from .services import _print_endpoint_slice, _print_endpoints, _print_service
 from .statefulsets import _print_stateful_set
 from .storage import _print_csi_node, _print_persistent_volume, _print_persistent_volume_claim, _print_storage_class
 from .workloads import _print_deployment, _print_replica_set, _print_replication_controller
@@ -34,6 +34,7 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "namespaces": _print_namespace,
     "services": _print_service,
     "endpoints": _print_endpoints,
+    "endpointslices": _print_endpoint_slice,
     "events": _print_event,
     "configmaps": _print_configmap,
     "secrets": _print_secret,

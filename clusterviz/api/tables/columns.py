@@ -13,6 +13,7 @@ RESOURCES_WITH_TABLES: set[str] = {
     "namespaces",
     "services",
     "endpoints",
+    "endpointslices",
     "events",
     "configmaps",
     "secrets",
@@ -91,6 +92,7 @@ _TYPE_META: dict[str, tuple[str, str]] = {
     "namespaces": ("v1", "Namespace"),
     "services": ("v1", "Service"),
     "endpoints": ("v1", "Endpoints"),
+    "endpointslices": ("discovery.k8s.io/v1", "EndpointSlice"),
     "events": ("v1", "Event"),
     "configmaps": ("v1", "ConfigMap"),
     "secrets": ("v1", "Secret"),
@@ -261,6 +263,13 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
     "endpoints": [
         _name_col(),
         _col("Endpoints", "string", "Addresses and ports of the endpoints."),
+        _age_col(),
+    ],
+    "endpointslices": [
+        _name_col(),
+        _col("AddressType", "string", "Type of the addresses in the slice."),
+        _col("Ports", "string", "The port numbers of the slice's endpoints."),
+        _col("Endpoints", "string", "The first addresses of the slice."),
         _age_col(),
     ],
     "events": [

@@ -107,3 +107,23 @@ def _print_endpoints(ep: dict[str, Any], now_ns: int) -> Printed:
         _format_endpoints(ep.get("subsets")),
         _since(meta.get("creationTimestamp"), now_ns),
     ], []
+
+
+def _print_endpoint_slice(slice_: dict[str, Any], now_ns: int) -> Printed:
+    """printEndpointSlice: the address type, the port numbers, at most three addresses then ``+ N more...``."""
+    meta = _meta(slice_)
+    ports = [dict_or_empty(p) for p in list_or_empty(slice_.get("ports"))]
+    numbers = [str(p["port"]) for p in ports if p.get("port") is not None]
+    port_text = ",".join(numbers) if numbers else "<unset>"
+    addresses = [str(a) for e in list_or_empty(slice_.get("endpoints"))
+                 for a in list_or_empty(dict_or_empty(e).get("addresses"))]
+    shown = ",".join(addresses[:3]) if addresses else "<unset>"
+    if len(addresses) > 3:
+        shown += f" + {len(addresses) - 3} more..."
+    return [
+        str_or_empty(meta.get("name")),
+        str_or_empty(slice_.get("addressType")),
+        port_text,
+        shown,
+        _since(meta.get("creationTimestamp"), now_ns),
+    ], []

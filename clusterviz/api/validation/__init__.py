@@ -22,6 +22,7 @@ from .configmap import validate_config_map
 from .daemonset import validate_controller_revision, validate_daemon_set
 from .disruption import validate_pod_disruption_budget
 from .endpoints import validate_endpoints
+from .endpointslice import validate_endpoint_slice
 from .event import validate_event
 from .ingress import validate_ingress, validate_ingress_class
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
@@ -85,6 +86,7 @@ VALIDATORS: dict[str, Validator] = {
     "Namespace": validate_namespace,
     "ConfigMap": validate_config_map,
     "Endpoints": validate_endpoints,
+    "EndpointSlice": validate_endpoint_slice,
     "Event": validate_event,
     "Lease": _validate_lease,
     "Job": validate_job,

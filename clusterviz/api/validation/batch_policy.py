@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from clusterviz.apimachinery.field import FieldError, duplicate, invalid, not_supported, required
+from clusterviz.apimachinery.field import FieldError, duplicate, invalid, not_supported, required, too_many
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from .common import Errors, as_dict, as_list, check_int, child, index, label_name, nonnegative
@@ -18,10 +18,6 @@ MAX_CONDITION_PATTERNS: Final = 20
 MAX_SUCCESS_RULES: Final = 20
 MAX_SUCCEEDED_INDEXES: Final = 64 * 1024
 MAX_FAILED_INDEXES: Final = 100_000
-
-
-def _too_many(path: str, count: int, limit: int) -> FieldError:
-    return FieldError("FieldValueTooMany", path, f"must have at most {limit} items", count)
 
 
 def _quoted(values: list[str]) -> str:
@@ -38,7 +34,7 @@ def validate_pod_failure_policy(spec: dict[str, Any], path: str) -> Errors:
     rules_path = child(path, "rules")
     rules = as_list(policy.get("rules"), rules_path, errs) or []
     if len(rules) > MAX_RULES:
-        errs.append(_too_many(rules_path, len(rules), MAX_RULES))
+        errs.append(too_many(rules_path, len(rules), MAX_RULES))
     pod_spec = dict_or_empty(dict_or_empty(spec.get("template")).get("spec"))
     names = {
         c.get("name")
@@ -82,7 +78,7 @@ def _validate_conditions(patterns: Any, path: str) -> Errors:
     errs: Errors = []
     found = as_list(patterns, path, errs) or []
     if len(found) > MAX_CONDITION_PATTERNS:
-        errs.append(_too_many(path, len(found), MAX_CONDITION_PATTERNS))
+        errs.append(too_many(path, len(found), MAX_CONDITION_PATTERNS))
     for j, pattern in enumerate(found):
         pattern_path = index(path, j)
         item = as_dict(pattern, pattern_path, errs)
@@ -118,7 +114,7 @@ def _validate_exit_codes(requirement: Any, path: str, names: set[Any]) -> Errors
     if not values:
         errs.append(invalid(values_path, values, "at least one value is required"))
     elif len(values) > MAX_EXIT_CODES:
-        errs.append(_too_many(values_path, len(values), MAX_EXIT_CODES))
+        errs.append(too_many(values_path, len(values), MAX_EXIT_CODES))
     seen: set[int] = set()
     codes: list[int] = []
     for j, value in enumerate(values):
@@ -183,7 +179,7 @@ def validate_success_policy(spec: dict[str, Any], path: str) -> Errors:
     if not rules:
         errs.append(required(rules_path, "at least one rules must be specified when the successPolicy is specified"))
     if len(rules) > MAX_SUCCESS_RULES:
-        errs.append(_too_many(rules_path, len(rules), MAX_SUCCESS_RULES))
+        errs.append(too_many(rules_path, len(rules), MAX_SUCCESS_RULES))
     for i, rule in enumerate(rules):
         rule_path = index(rules_path, i)
         found = as_dict(rule, rule_path, errs)
