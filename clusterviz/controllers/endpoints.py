@@ -9,6 +9,7 @@ are left to whoever manages their Endpoints.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import errors
@@ -109,6 +110,36 @@ def repack(entries: list[tuple[dict[str, Any], bool, dict[str, Any] | None]]) ->
     )
 
 
+def services_selecting(services: Iterable[Obj], pod: Obj) -> list[Obj]:
+    """The Services of the Pod's namespace whose selector matches it."""
+    namespace = meta(pod).get("namespace")
+    found = []
+    for service in services:
+        selector = service_selector(service)
+        if meta(service).get("namespace") == namespace and selector is not None and selector.matches(labels_of(pod)):
+            found.append(service)
+    return found
+
+
+def services_to_resync(services: Iterable[Obj], old: Obj, new: Obj) -> list[Obj]:
+    """The Services whose endpoints a Pod update may change: those selecting it before or after, when what
+    endpoints show of it (labels, readiness, phase, IP, node, host name, deletion) changed; else none."""
+    if meta(old).get("resourceVersion") == meta(new).get("resourceVersion"):
+        return []
+    relevant = (
+        labels_of(old) != labels_of(new)
+        or deleting(old) != deleting(new)
+        or is_pod_ready(old) != is_pod_ready(new)
+        or status(old).get("phase") != status(new).get("phase")
+        or status(old).get("podIP") != status(new).get("podIP")
+        or any(spec(old).get(f) != spec(new).get(f) for f in ("nodeName", "hostname", "subdomain"))
+    )
+    if not relevant:
+        return []
+    listed = list(services)
+    return list({key_of(s): s for s in services_selecting(listed, old) + services_selecting(listed, new)}.values())
+
+
 class EndpointsController:
     """Keeps Endpoints in step with Services and their Pods."""
 
@@ -131,36 +162,12 @@ class EndpointsController:
     def _enqueue(self, obj: Obj) -> None:
         self.worker.add(key_of(obj))
 
-    def _services_for(self, pod: Obj) -> list[Obj]:
-        namespace = meta(pod).get("namespace")
-        found = []
-        for service in self.services.items():
-            if meta(service).get("namespace") != namespace:
-                continue
-            selector = service_selector(service)
-            if selector is not None and selector.matches(labels_of(pod)):
-                found.append(service)
-        return found
-
     def _pod_added(self, pod: Obj) -> None:
-        for service in self._services_for(pod):
+        for service in services_selecting(self.services.items(), pod):
             self._enqueue(service)
 
     def _pod_updated(self, old: Obj, new: Obj) -> None:
-        if meta(old).get("resourceVersion") == meta(new).get("resourceVersion"):
-            return
-        relevant = (
-            labels_of(old) != labels_of(new)
-            or deleting(old) != deleting(new)
-            or is_pod_ready(old) != is_pod_ready(new)
-            or status(old).get("phase") != status(new).get("phase")
-            or status(old).get("podIP") != status(new).get("podIP")
-            or any(spec(old).get(f) != spec(new).get(f) for f in ("nodeName", "hostname", "subdomain"))
-        )
-        if not relevant:
-            return
-        services = {key_of(s): s for s in self._services_for(old) + self._services_for(new)}
-        for service in services.values():
+        for service in services_to_resync(self.services.items(), old, new):
             self._enqueue(service)
 
     async def sync(self, key: str) -> None:

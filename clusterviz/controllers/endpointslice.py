@@ -17,7 +17,14 @@ from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery.unstructured import deep_copy
 
-from .endpoints import HEADLESS_LABEL, find_port, service_selector, should_be_in_endpoints
+from .endpoints import (
+    HEADLESS_LABEL,
+    find_port,
+    service_selector,
+    services_selecting,
+    services_to_resync,
+    should_be_in_endpoints,
+)
 from .util import Obj, Worker, deleting, is_pod_ready, labels_of, meta, new_controller_ref, spec, status
 
 if TYPE_CHECKING:
@@ -98,8 +105,7 @@ class EndpointSliceController:
         self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
         enqueue = self._enqueue
         self.services.add_handler(Handler(enqueue, lambda old, new: enqueue(new), enqueue))
-        cm.informers["pods"].add_handler(Handler(self._pod_changed, lambda old, new: self._pod_updated(old, new),
-                                                 self._pod_changed))
+        cm.informers["pods"].add_handler(Handler(self._pod_changed, self._pod_updated, self._pod_changed))
         self.slices.add_handler(Handler(on_delete=self._slice_deleted))
 
     def start(self) -> None:
@@ -114,35 +120,13 @@ class EndpointSliceController:
         if name and labels_of(slice_).get(MANAGED_BY_LABEL) == MANAGED_BY:
             self.worker.add(f"{meta(slice_).get('namespace')}/{name}")
 
-    def _services_for(self, pod: Obj) -> list[Obj]:
-        namespace = meta(pod).get("namespace")
-        found = []
-        for service in self.services.items():
-            selector = service_selector(service)
-            if meta(service).get("namespace") == namespace and selector is not None \
-                    and selector.matches(labels_of(pod)):
-                found.append(service)
-        return found
-
     def _pod_changed(self, pod: Obj) -> None:
-        for service in self._services_for(pod):
+        for service in services_selecting(self.services.items(), pod):
             self._enqueue(service)
 
     def _pod_updated(self, old: Obj, new: Obj) -> None:
-        if meta(old).get("resourceVersion") == meta(new).get("resourceVersion"):
-            return
-        relevant = (
-            labels_of(old) != labels_of(new)
-            or deleting(old) != deleting(new)
-            or is_pod_ready(old) != is_pod_ready(new)
-            or status(old).get("phase") != status(new).get("phase")
-            or status(old).get("podIP") != status(new).get("podIP")
-            or any(spec(old).get(f) != spec(new).get(f) for f in ("nodeName", "hostname", "subdomain"))
-        )
-        if relevant:
-            services = {key_of(s): s for s in self._services_for(old) + self._services_for(new)}
-            for service in services.values():
-                self._enqueue(service)
+        for service in services_to_resync(self.services.items(), old, new):
+            self._enqueue(service)
 
     def _owned(self, namespace: str, name: str) -> list[Obj]:
         """The slices this controller made for the Service, oldest first."""
