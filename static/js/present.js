@@ -194,7 +194,7 @@ function drawChips(lane, pods) {
     // A long Pod name gives way to its status: the end of a generated name is what tells Pods apart.
     const room = lane.w - 60 - status.getComputedTextLength();
     let value = pod.name;
-    while (name.getComputedTextLength() > room && value.length > 6) {
+    while (name.getComputedTextLength() > room && value.length > 3) {
       value = value.slice(1);
       name.textContent = `…${value}`;
     }
