@@ -12,6 +12,7 @@ from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
 from . import clock
+from .apiservices import local_api_services
 from .client import Client
 from .cluster_ca import root_ca_config_map
 from .rbac_bootstrap import builtin_objects
@@ -112,6 +113,18 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
         "subsets": [{"addresses": [{"ip": API_SERVER_ADDRESS}],
                      "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]}],
     })
+    # Since 1.19 it keeps the EndpointSlice of that Service too, the one kube-proxy and kubectl describe read.
+    await client.create({
+        "apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+        "metadata": {"name": "kubernetes", "namespace": "default",
+                     "labels": {"kubernetes.io/service-name": "kubernetes"}},
+        "addressType": "IPv4",
+        "endpoints": [{"addresses": [API_SERVER_ADDRESS], "conditions": {"ready": True}}],
+        "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}],
+    })
+    # What the aggregator's autoregister controller makes: an APIService for each group version served here.
+    for api_service in local_api_services():
+        await client.create(api_service)
     for storage_class in built_in_storage_classes():
         await client.create(storage_class)
     # What the API server's RBAC post-start hook makes: the bootstrap roles and bindings.

@@ -25,6 +25,7 @@ from typing import Any, Final
 from clusterviz.apimachinery.quantity import Quantity, QuantityError, parse_quantity
 from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
+from .apiservices import default_api_service
 from .autoscaling_defaults import default_horizontal_pod_autoscaler
 from .networking_defaults import default_ingress_class
 from .rbac_defaults import default_binding
@@ -679,6 +680,7 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "StorageClass": default_storage_class,
     "PriorityClass": _priority_class,
     "IngressClass": default_ingress_class,
+    "APIService": default_api_service,
     "ResourceQuota": _resource_quota,
     "LimitRange": _limit_range,
     "RoleBinding": default_binding,

@@ -125,6 +125,8 @@ RESOURCES: tuple[Resource, ...] = (
     Resource("networking.k8s.io", "v1", "ingresses", "Ingress", True, ("ing",), (), ALL_VERBS, ("status",),
              has_status=True, tracks_generation=True),
     Resource("networking.k8s.io", "v1", "ingressclasses", "IngressClass", False, tracks_generation=True),
+    Resource("apiregistration.k8s.io", "v1", "apiservices", "APIService", False, (), ("api-extensions",), ALL_VERBS,
+             ("status",), has_status=True),
     Resource("rbac.authorization.k8s.io", "v1", "clusterrolebindings", "ClusterRoleBinding", False),
     Resource("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", False),
     Resource("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", True),

@@ -14,7 +14,7 @@ from typing import Any
 
 from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
-from . import clock
+from . import apiservices, clock
 from .resources import Resource
 
 # generateName suffix alphabet: no vowels and no look-alikes, as upstream.
@@ -86,6 +86,8 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
         obj["status"] = {"phase": "Pending", "lastPhaseTransitionTime": clock.rfc3339()}
     elif kind == "PersistentVolumeClaim":
         obj["status"] = {"phase": "Pending"}
+    elif kind == "APIService":
+        obj["status"] = apiservices.status_on_create(obj, clock.rfc3339())
     elif kind == "Namespace":
         obj.setdefault("spec", {}).setdefault("finalizers", ["kubernetes"])
         obj["status"] = {"phase": "Active"}

@@ -13,6 +13,7 @@ from typing import Any
 from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer, key_of
 
+from .apiservice_availability import APIServiceAvailabilityController
 from .cronjob import CronJobController
 from .daemonset import DaemonSetController
 from .deployment import DeploymentController
@@ -77,6 +78,7 @@ INFORMERS = (
     ("serviceaccounts", ""),
     ("configmaps", ""),
     ("resourcequotas", ""),
+    ("apiservices", ""),
 )
 
 
@@ -127,6 +129,7 @@ class ControllerManager:
             VolumeProtectionController(self),
             ServiceAccountsController(self),
             RootCAPublisher(self),
+            APIServiceAvailabilityController(self),
         ]
 
     async def run(self) -> None:

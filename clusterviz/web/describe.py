@@ -539,6 +539,46 @@ def describe_endpoints(endpoints: dict[str, Any]) -> Text:
     return text
 
 
+def _unset(value: Any) -> str:
+    return "<unset>" if value is None or value == "" else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def describe_endpoint_slice(slice_: dict[str, Any]) -> Text:
+    """``kubectl describe endpointslice``: the address type, the ports, then each endpoint with its condition."""
+    text = Text()
+    meta = slice_.get("metadata") or {}
+    text.add(0, "Name", meta.get("name", ""))
+    text.add(0, "Namespace", meta.get("namespace", ""))
+    text.mapping(0, "Labels", meta.get("labels"))
+    text.mapping(0, "Annotations", meta.get("annotations"), skip=(LAST_APPLIED,))
+    text.add(0, "AddressType", slice_.get("addressType", ""))
+    ports = [p for p in slice_.get("ports") or [] if isinstance(p, dict)]
+    if ports:
+        text.add(0, "Ports")
+        text.write(1, "Name\tPort\tProtocol")
+        text.write(1, "----\t----\t--------")
+        for port in ports:
+            text.write(1, f"{_unset(port.get('name'))}\t{_unset(port.get('port'))}\t{port.get('protocol', 'TCP')}")
+    else:
+        text.raw(0, "Ports: <unset>")
+    endpoints = [e for e in slice_.get("endpoints") or [] if isinstance(e, dict)]
+    if not endpoints:
+        text.raw(0, "Endpoints: <none>")
+        return text
+    text.add(0, "Endpoints")
+    for endpoint in endpoints:
+        text.write(1, f"- Addresses:\t{', '.join(endpoint.get('addresses') or []) or '<none>'}")
+        text.add(2, "Conditions")
+        text.add(3, "Ready", _unset((endpoint.get("conditions") or {}).get("ready")))
+        text.add(2, "Hostname", _unset(endpoint.get("hostname")))
+        target = endpoint.get("targetRef")
+        if isinstance(target, dict):
+            text.add(2, "TargetRef", f"{target.get('kind', '')}/{target.get('name', '')}")
+        text.add(2, "NodeName", _unset(endpoint.get("nodeName")))
+        text.add(2, "Zone", _unset(endpoint.get("zone")))
+    return text
+
+
 def describe_node(node: dict[str, Any], pods: list[dict[str, Any]]) -> Text:
     """``kubectl describe node``: taints, conditions, resources and the Pods running there."""
     text = Text()

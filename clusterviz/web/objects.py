@@ -48,7 +48,7 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "horizontalpodautoscalers": (gettext_lazy("HorizontalPodAutoscalers"), ("horizontalpodautoscalers",)),
     "storage": (gettext_lazy("PersistentVolumeClaims + PersistentVolumes + StorageClasses"),
                 ("persistentvolumeclaims", "persistentvolumes", "storageclasses")),
-    "services": (gettext_lazy("Services + Endpoints"), ("services", "endpoints")),
+    "services": (gettext_lazy("Services + Endpoints + EndpointSlices"), ("services", "endpoints", "endpointslices")),
     "ingresses": (gettext_lazy("Ingresses + IngressClasses"), ("ingresses", "ingressclasses")),
     "quotas": (gettext_lazy("ResourceQuotas + LimitRanges"), ("resourcequotas", "limitranges")),
     "config": (gettext_lazy("ConfigMaps + Secrets + ServiceAccounts"), ("configmaps", "secrets", "serviceaccounts")),
@@ -190,6 +190,8 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
             text = describers.describe_service(obj, await client.get_or_none("endpoints", name, namespace))
         elif plural == "endpoints":
             text = describers.describe_endpoints(obj)
+        elif plural == "endpointslices":
+            text = describers.describe_endpoint_slice(obj)
         elif plural == "ingresses":
             text = describe_ingress(obj, (await client.list("services", namespace))["items"],
                                     (await client.list("endpoints", namespace))["items"])

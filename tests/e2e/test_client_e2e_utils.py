@@ -130,14 +130,16 @@ def test_create_deployment_non_default_namespace_from_yaml(api: client.ApiClient
     core.delete_namespace(name="dep", body={})
 
 
-def test_create_apiservice_from_yaml_is_not_found(api: client.ApiClient):
-    # apiregistration.k8s.io is not served: the answer is the real server's for a group it does not have.
+def test_create_apiservice_from_yaml_with_conflict(api: client.ApiClient):
+    create(api, "api-service.yaml")
+    registration = client.ApiregistrationV1Api(api)
+    svc = registration.read_api_service(name="v1alpha1.wardle.k8s.io")
+    assert (svc.metadata.name, svc.spec.group, svc.spec.version) == ("v1alpha1.wardle.k8s.io", "wardle.k8s.io", "v1alpha1")
     with pytest.raises(utils.FailToCreateError) as failed:
         create(api, "api-service.yaml")
-    assert str(failed.value) == f"Error from server (Not Found): {NOT_FOUND}"
-    with pytest.raises(ApiException) as missing:
-        client.ApiregistrationV1Api(api).read_api_service(name="v1alpha1.wardle.k8s.io")
-    assert (missing.value.status, missing.value.body) == (404, NOT_FOUND)
+    assert str(failed.value) == conflict('apiservices.apiregistration.k8s.io "v1alpha1.wardle.k8s.io" already exists',
+                                         "v1alpha1.wardle.k8s.io", "apiservices", "apiregistration.k8s.io")
+    registration.delete_api_service(name="v1alpha1.wardle.k8s.io", body={})
 
 
 def test_custom_resource_definitions_are_not_found(api: client.ApiClient):

@@ -119,6 +119,23 @@ async def test_services_come_with_their_endpoints(sim, async_client):
     assert re.fullmatch(r"10\.244\.\d+\.\d+:80", endpoints["web"])
 
 
+async def test_the_services_tab_lists_endpoint_slices_and_describes_them_as_kubectl(sim, async_client):
+    await KUBECTL.create(deployment(replicas=1))
+    await KUBECTL.create(SERVICE)
+    await sim.engine.until_settled()
+    html = await get(async_client, "/c/demo/objects?tab=services")
+    assert headings(html, "endpointslices") == ["NAMESPACE", "NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"]
+    slices = {r[1]: r[2:5] for r in rows(html, "endpointslices")}
+    assert slices["kubernetes"] == ["IPv4", "6443", "192.168.49.2"]
+    web = next(name for name in slices if name.startswith("web-"))
+    assert slices[web][:2] == ["IPv4", "80"] and re.fullmatch(r"10\.244\.\d+\.\d+", slices[web][2])
+    described = await get(async_client, "/c/demo/describe/endpointslices/kubernetes?namespace=default")
+    text = re.sub(r"<[^>]+>", "", described)
+    for line in ("AddressType:  IPv4", "  Name   Port  Protocol", "  https  6443  TCP",
+                 "  - Addresses:  192.168.49.2", "      Ready:   true", "    NodeName:  &lt;unset&gt;"):
+        assert line in text, line
+
+
 async def test_nodes_and_events_tabs(sim, async_client):
     await KUBECTL.create(deployment(replicas=1))
     await sim.engine.until_settled()

@@ -8,6 +8,7 @@ from typing import Any
 
 from clusterviz.apimachinery.unstructured import deep_copy
 
+from .apiregistration import _print_api_service
 from .autoscaling import _print_horizontal_pod_autoscaler
 from .batch import _print_cron_job, _print_job
 from .columns import _TYPE_META, PARTIAL_METADATA_FIELDS, _canonical_resource, column_definitions
@@ -61,6 +62,7 @@ _PRINTERS: dict[str, Callable[[dict[str, Any], int], Printed]] = {
     "clusterroles": _print_role,
     "rolebindings": _print_role_binding,
     "clusterrolebindings": _print_role_binding,
+    "apiservices": _print_api_service,
 }
 
 

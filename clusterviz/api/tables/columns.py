@@ -39,6 +39,7 @@ RESOURCES_WITH_TABLES: set[str] = {
     "persistentvolumeclaims",
     "storageclasses",
     "csinodes",
+    "apiservices",
 }
 
 # Metadata fields copied into each row's PartialObjectMetadata.
@@ -69,6 +70,7 @@ _GROUPS["horizontalpodautoscalers"] = "autoscaling"
 _GROUPS.update({"storageclasses": "storage.k8s.io", "csinodes": "storage.k8s.io"})
 _GROUPS["priorityclasses"] = "scheduling.k8s.io"
 _GROUPS.update(dict.fromkeys(("ingresses", "ingressclasses"), "networking.k8s.io"))
+_GROUPS["apiservices"] = "apiregistration.k8s.io"
 _GROUPS.update(dict.fromkeys(("roles", "clusterroles", "rolebindings", "clusterrolebindings"), "rbac.authorization.k8s.io"))
 
 # (apiVersion, kind) filled into full objects that lack them (includeObject=Object).
@@ -82,6 +84,7 @@ _TYPE_META: dict[str, tuple[str, str]] = {
     "priorityclasses": ("scheduling.k8s.io/v1", "PriorityClass"),
     "ingresses": ("networking.k8s.io/v1", "Ingress"),
     "ingressclasses": ("networking.k8s.io/v1", "IngressClass"),
+    "apiservices": ("apiregistration.k8s.io/v1", "APIService"),
     "resourcequotas": ("v1", "ResourceQuota"),
     "roles": ("rbac.authorization.k8s.io/v1", "Role"),
     "clusterroles": ("rbac.authorization.k8s.io/v1", "ClusterRole"),
@@ -125,6 +128,7 @@ _ALIASES: dict[str, str] = {
     "ingress": "ingresses",
     "ing": "ingresses",
     "ingressclass": "ingressclasses",
+    "apiservice": "apiservices",
     "resourcequota": "resourcequotas",
     "quota": "resourcequotas",
     "role": "roles",
@@ -313,6 +317,12 @@ _COLUMNS: dict[str, list[dict[str, Any]]] = {
         _col("Hosts", "string", "Hosts that incoming requests are matched against before the ingress rule"),
         _col("Address", "string", "Address is a list containing ingress points for the load-balancer"),
         _col("Ports", "string", "Ports of TLS configurations that open"),
+        _age_col(),
+    ],
+    "apiservices": [
+        _name_col(),
+        _col("Service", "string", "The reference to the service that hosts this API endpoint."),
+        _col("Available", "string", "Whether this service is available."),
         _age_col(),
     ],
     "ingressclasses": [

@@ -15,6 +15,7 @@ from typing import Any
 from clusterviz.apimachinery.field import FieldError, invalid
 
 from ..defaulting import apply_defaults
+from .apiservice import validate_api_service
 from .autoscaling import validate_horizontal_pod_autoscaler
 from .batch import validate_cron_job, validate_job
 from .common import Errors, get_dict, get_int, type_error
@@ -94,6 +95,7 @@ VALIDATORS: dict[str, Validator] = {
     "Secret": validate_secret,
     "ServiceAccount": validate_service_account,
     "PriorityClass": validate_priority_class,
+    "APIService": validate_api_service,
 }
 
 
