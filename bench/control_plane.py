@@ -1,10 +1,13 @@
 """Fast-forward speed of the simulated control plane, through a Daphne process and kubectl.
 
-Run: .venv/bin/python bench/control_plane.py [--budget 180]
-For each scenario (3 replicas on 3 nodes, 100 on 20, 1,000 on 100) a fresh server is started
-in fast-forward; the figures are the wall time from ``kubectl apply`` to all replicas Running,
-the bus messages per second over that time (``status.lastSeq`` of ``simulations/default``)
-and the server's peak resident memory (VmHWM). A scenario that does not finish within the
+Run: .venv/bin/python bench/control_plane.py [--budget 180] [--only 1000x100] [--pause]
+For each scenario (3 replicas on 3 nodes, 100 on 20, 1,000 on 100; ``--only`` runs the ones
+named REPLICASxNODES, any size) a fresh server is started in fast-forward; the figures are
+the wall time from ``kubectl apply`` to all replicas Running, the CPU seconds the server
+spent over that time (user + system, less noisy than the wall time on a shared machine), the
+bus messages per second (``status.lastSeq`` of ``simulations/default``) and the server's
+peak resident memory (VmHWM). ``--pause`` prints the server's pid and waits for Enter before
+the apply, so that a profiler can be attached. A scenario that does not finish within the
 budget reports how many replicas it reached.
 """
 
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -48,7 +52,13 @@ def peak_rss_mib(pid: int) -> float:
     raise RuntimeError(f"no VmHWM for process {pid}")
 
 
-def scenario(binary: str, replicas: int, nodes: int, budget: float) -> dict[str, float | int | bool]:
+def cpu_seconds(pid: int) -> float:
+    """The user + system CPU time a process has used so far, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def scenario(binary: str, replicas: int, nodes: int, budget: float, pause: bool = False) -> dict[str, float | int | bool]:
     """Run one scenario on a fresh server and return its figures."""
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -64,6 +74,10 @@ def scenario(binary: str, replicas: int, nodes: int, budget: float) -> dict[str,
             manifest = workdir / "myapp.yaml"
             manifest.write_text(MYAPP.replace("replicas: 3", f"replicas: {replicas}"))
             seq_before = last_seq(kubectl)
+            assert server.process is not None
+            if pause:
+                input(f"server pid {server.process.pid}: press Enter to apply ")
+            cpu_before = cpu_seconds(server.process.pid)
             start = time.perf_counter()
             applied = kubectl("apply", "-f", str(manifest))
             if applied.returncode != 0:
@@ -74,15 +88,16 @@ def scenario(binary: str, replicas: int, nodes: int, budget: float) -> dict[str,
                     break
                 time.sleep(0.1)  # wall-clock: waiting for another process
             wall = time.perf_counter() - start
+            cpu = cpu_seconds(server.process.pid) - cpu_before
             messages = last_seq(kubectl) - seq_before
             reached = running_pods(kubectl)
-            assert server.process is not None
             return {
                 "replicas": replicas,
                 "nodes": nodes,
                 "running": reached,
                 "finished": reached == replicas,
                 "wall_s": round(wall, 2),
+                "server_cpu_s": round(cpu, 2),
                 "messages": messages,
                 "messages_per_s": round(messages / wall),
                 "peak_rss_mib": round(peak_rss_mib(server.process.pid), 1),
@@ -95,12 +110,15 @@ def main() -> None:
     """Run every scenario and print its figures, one JSON object per line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=180.0, help="wall seconds allowed per scenario")
+    parser.add_argument("--only", action="append", metavar="REPLICASxNODES", help="run this scenario only (repeatable)")
+    parser.add_argument("--pause", action="store_true", help="wait for Enter before each apply (to attach a profiler)")
     args = parser.parse_args()
     binary = shutil.which("kubectl")
     if binary is None:
         raise SystemExit("kubectl is not installed on this machine")
-    for replicas, nodes in SCENARIOS:
-        print(json.dumps(scenario(binary, replicas, nodes, args.budget)), flush=True)
+    chosen = [tuple(int(n) for n in only.split("x")) for only in args.only] if args.only else SCENARIOS
+    for replicas, nodes in chosen:
+        print(json.dumps(scenario(binary, replicas, nodes, args.budget, args.pause)), flush=True)
 
 
 if __name__ == "__main__":

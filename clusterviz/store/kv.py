@@ -10,6 +10,7 @@ All functions here are synchronous; the API server calls them from threads.
 from __future__ import annotations
 
 import functools
+import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,8 +20,9 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.backends.utils import CursorWrapper
 
-from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty, str_or_empty
+from clusterviz.apimachinery.unstructured import dict_or_empty, str_or_empty
 
 from . import notify
 from .models import Cluster, StoredObject, WatchEvent
@@ -135,7 +137,7 @@ def _index_columns(obj: dict[str, Any]) -> dict[str, Any]:
 
 def get(cid: int, key: Key) -> dict[str, Any] | None:
     """The stored object, or None (plain SQL: every update and patch reads one first)."""
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(
             f"SELECT data FROM {_table(StoredObject)}"
             " WHERE cluster_id = %s AND resource = %s AND namespace = %s AND name = %s",
@@ -205,9 +207,17 @@ def objects_in(cid: int, resource: str, namespace: str) -> list[dict[str, Any]]:
     return list(query.values_list("data", flat=True))
 
 
-def _json(value: Any) -> Any:
-    """A JSON column's parameter, as the backend's JSONField would send it."""
-    return None if value is None else connection.ops.adapt_json_value(value, None)
+def _encode(value: Any) -> str:
+    """The JSON text of a column's value, encoded once: a write's row and its watch event share it."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(value)  # what orjson cannot carry, as Django's JSONField would (numbers beyond 64 bits)
+
+
+def _json_param() -> str:
+    """The placeholder of a JSON column's parameter given as text (PostgreSQL casts it to jsonb)."""
+    return "%s::jsonb" if connection.vendor == "postgresql" else "%s"
 
 
 def _loads(value: Any) -> Any:
@@ -216,8 +226,36 @@ def _loads(value: Any) -> Any:
     return orjson.loads(value) if isinstance(value, (str, bytes)) else value
 
 
+def _text(value: Any) -> str:
+    """A JSON column's value as read by a plain SQL statement, as text."""
+    return value if isinstance(value, str) else _encode(value)
+
+
 def _table(model: type[Any]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
+
+
+def _cursor() -> Any:
+    """A cursor for the store's own statements, which keeps no query log.
+
+    With DEBUG on, Django's cursor copies every statement into the connection's log of the last 9,000
+    with its parameters inlined, asking SQLite to quote each one: for writes, whose parameters are
+    whole objects, that was a fifth of a write's time, and hundreds of MB held by the writer thread.
+    A caller that asked for the log (``force_debug_cursor``, as a test's query count does) still gets it.
+    """
+    if connection.force_debug_cursor:
+        return connection.cursor()
+    connection.ensure_connection()
+    return CursorWrapper(connection.create_cursor(), connection)
+
+
+@dataclass
+class _Logged:
+    """A write's watch event with the JSON texts its log row stores."""
+
+    event: Event
+    text: str
+    previous_text: str | None
 
 
 class _Writer:
@@ -225,7 +263,9 @@ class _Writer:
 
     Writes are the hot path of every hop (a heartbeat, a status, a binding), so they are plain
     SQL statements rather than ORM calls: one statement per object, the transaction's watch
-    events inserted together at the end, and the cluster's revision set once.
+    events inserted together at the end, and the cluster's revision set once. Each object is
+    encoded once: its row, its log entry and (decoded from the same text) the event every watcher
+    of this process shares.
     """
 
     def __init__(self, cid: int, revision: int) -> None:
@@ -233,48 +273,63 @@ class _Writer:
         self.revision = revision
         # The transaction's watch events: inserted at the end, and handed to this process's watch
         # cache after commit so that it need not read back what was just written.
-        self.events: list[Event] = []
+        self.logged: list[_Logged] = []
+
+    @property
+    def events(self) -> list[Event]:
+        return [logged.event for logged in self.logged]
 
     def _next(self) -> int:
         self.revision += 1
         return self.revision
 
-    def _log(self, kind: str, key: Key, obj: dict[str, Any], previous: dict[str, Any] | None) -> None:
-        # The event keeps its own copy: the caller gets ``obj`` back and may change it.
-        self.events.append(Event(self.revision, kind, key.resource, key.namespace, key.name, deep_copy(obj), previous))
+    def _log(
+        self, kind: str, key: Key, obj: dict[str, Any], text: str, previous: dict[str, Any] | None = None,
+        previous_text: str | None = None,
+    ) -> None:
+        event = Event(self.revision, kind, key.resource, key.namespace, key.name, obj, previous)
+        self.logged.append(_Logged(event, text, previous_text))
 
     def flush(self, cursor: Any) -> None:
         """Append the transaction's watch events to the log."""
+        param = _json_param()
         cursor.executemany(
             f"INSERT INTO {_table(WatchEvent)} (cluster_id, revision, type, resource, namespace, name, object, previous)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-            [(self.cid, e.revision, e.type, e.resource, e.namespace, e.name, _json(e.object), _json(e.previous))
-             for e in self.events],
+            f" VALUES (%s, %s, %s, %s, %s, %s, {param}, {param})",
+            [(self.cid, logged.event.revision, logged.event.type, logged.event.resource, logged.event.namespace,
+              logged.event.name, logged.text, logged.previous_text) for logged in self.logged],
         )
 
-    def create(self, key: Key, obj: dict[str, Any]) -> dict[str, Any]:
-        obj = deep_copy(obj)
+    def _stamped(self, obj: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """``obj`` at the next revision (the caller's dict is left as it was) and its JSON text."""
         rev = self._next()
-        obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
+        meta = obj.get("metadata")
+        stored = {**obj, "metadata": {**(meta if isinstance(meta, dict) else {}), "resourceVersion": str(rev)}}
+        return stored, _encode(stored)
+
+    def create(self, key: Key, obj: dict[str, Any]) -> dict[str, Any]:
+        obj, text = self._stamped(obj)
         index = _index_columns(obj)
-        with connection.cursor() as cursor:
+        param = _json_param()
+        with _cursor() as cursor:
             # ON CONFLICT rather than catching IntegrityError: on PostgreSQL a failed statement
             # would abort the whole transaction.
             cursor.execute(
                 f"INSERT INTO {_table(StoredObject)} (cluster_id, resource, namespace, name, uid, resource_version,"
-                " node_name, phase, labels, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                f" node_name, phase, labels, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {param}, {param})"
                 " ON CONFLICT (cluster_id, resource, namespace, name) DO NOTHING",
-                [self.cid, key.resource, key.namespace, key.name, index["uid"], rev, index["node_name"],
-                 index["phase"], _json(index["labels"]), _json(obj)],
+                [self.cid, key.resource, key.namespace, key.name, index["uid"], self.revision, index["node_name"],
+                 index["phase"], _encode(index["labels"]), text],
             )
             if cursor.rowcount != 1:
                 self.revision -= 1
                 raise KeyExists(key)
-        self._log(WatchEvent.ADDED, key, obj, None)
+        # The event's own copy, decoded from the text just stored: the caller may change ``obj``.
+        self._log(WatchEvent.ADDED, key, orjson.loads(text), text)
         return obj
 
-    def _current(self, cursor: Any, key: Key) -> tuple[int, int, str, dict[str, Any]]:
-        """The stored row of ``key``: its id, resourceVersion, uid and object."""
+    def _current(self, cursor: Any, key: Key) -> tuple[int, int, str, str]:
+        """The stored row of ``key``: its id, resourceVersion, uid and object's JSON text."""
         cursor.execute(
             f"SELECT id, resource_version, uid, data FROM {_table(StoredObject)}"
             " WHERE cluster_id = %s AND resource = %s AND namespace = %s AND name = %s",
@@ -283,37 +338,37 @@ class _Writer:
         row = cursor.fetchone()
         if row is None:
             raise KeyNotFound(key)
-        return row[0], row[1], row[2], _loads(row[3])
+        return row[0], row[1], row[2], _text(row[3])
 
     def update(self, key: Key, obj: dict[str, Any], expected_rv: int | None = None) -> dict[str, Any]:
-        with connection.cursor() as cursor:
-            pk, stored_rv, _, previous = self._current(cursor, key)
+        with _cursor() as cursor:
+            pk, stored_rv, _, previous_text = self._current(cursor, key)
             if expected_rv is not None and stored_rv != expected_rv:
                 raise RevisionConflict(key)
-            obj = deep_copy(obj)
-            rev = self._next()
-            obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
+            obj, text = self._stamped(obj)
             index = _index_columns(obj)
+            param = _json_param()
             cursor.execute(
-                f"UPDATE {_table(StoredObject)} SET uid = %s, labels = %s, node_name = %s, phase = %s,"
-                " resource_version = %s, data = %s WHERE id = %s",
-                [index["uid"], _json(index["labels"]), index["node_name"], index["phase"], rev, _json(obj), pk],
+                f"UPDATE {_table(StoredObject)} SET uid = %s, labels = {param}, node_name = %s, phase = %s,"
+                f" resource_version = %s, data = {param} WHERE id = %s",
+                [index["uid"], _encode(index["labels"]), index["node_name"], index["phase"], self.revision, text, pk],
             )
-        self._log(WatchEvent.MODIFIED, key, obj, previous)
+        self._log(WatchEvent.MODIFIED, key, orjson.loads(text), text, orjson.loads(previous_text), previous_text)
         return obj
 
     def delete(self, key: Key, expected_rv: int | None = None, expected_uid: str | None = None) -> dict[str, Any]:
-        with connection.cursor() as cursor:
-            pk, stored_rv, uid, obj = self._current(cursor, key)
+        with _cursor() as cursor:
+            pk, stored_rv, uid, stored_text = self._current(cursor, key)
             if expected_rv is not None and stored_rv != expected_rv:
                 raise RevisionConflict(key)
             if expected_uid is not None and uid != expected_uid:
                 raise RevisionConflict(key)
             rev = self._next()
+            obj = orjson.loads(stored_text)
             # As in Kubernetes, the DELETED event carries the revision of the deletion.
             obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
             cursor.execute(f"DELETE FROM {_table(StoredObject)} WHERE id = %s", [pk])
-        self._log(WatchEvent.DELETED, key, obj, None)
+        self._log(WatchEvent.DELETED, key, obj, _encode(obj))
         return obj
 
 
@@ -373,7 +428,7 @@ def write_many(writes: list[Write]) -> list[dict[str, Any] | StoreError]:
     RevisionConflict, ClusterNotFound), which writes nothing; a database failure fails them all.
     """
     results: list[dict[str, Any] | StoreError] = []
-    with exclusive(), transaction.atomic(), connection.cursor() as cursor:
+    with exclusive(), transaction.atomic(), _cursor() as cursor:
         starts = _lock_clusters(cursor, sorted({w.cid for w in writes}))
         writers = {cid: _Writer(cid, revision) for cid, revision in starts.items()}
         for write in writes:
