@@ -1,0 +1,99 @@
+"""Pruning of the fields a custom resource's schema does not declare, as apiextensions-apiserver does it.
+
+Upstream prunes in place and reports each dropped field by its path
+(``spec.foo``, ``spec.ports[0].bar``; a map key joins with a dot). Below
+``x-kubernetes-preserve-unknown-fields: true`` unknown fields stay, though the
+declared ones are still pruned inside. At the root and in an
+``x-kubernetes-embedded-resource`` object, apiVersion, kind and metadata are kept
+untouched (metadata has its own coercion). Where there is no schema at all (below
+``additionalProperties: true``, or items of an array without ``items``), an object
+loses every field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clusterviz.api.validation.common import child, index
+
+from .schema import (
+    EMBEDDED_RESOURCE,
+    PRESERVE_UNKNOWN_FIELDS,
+    Schema,
+    additional_properties,
+    as_schema,
+    flag,
+    items,
+    properties,
+)
+
+__all__ = ["prune"]
+
+_META_FIELDS = frozenset(("apiVersion", "kind", "metadata"))
+
+
+def prune(schema: dict[str, Any], obj: Any) -> list[str]:
+    """Drop, in place, every field of ``obj`` the schema does not declare; return their paths, sorted."""
+    root = dict(as_schema(schema) or {})
+    root[EMBEDDED_RESOURCE] = True  # the resource itself keeps its type and object meta
+    dropped: list[str] = []
+    _prune(obj, root, "", dropped)
+    return sorted(dropped)
+
+
+def _prune(value: Any, schema: Schema | None, path: str, dropped: list[str]) -> None:
+    if flag(schema, PRESERVE_UNKNOWN_FIELDS):
+        _prune_declared(value, schema, path, dropped)
+    elif schema is None:
+        _prune_all(value, path, dropped)
+    elif isinstance(value, dict):
+        props = properties(schema)
+        extra_set, extra = additional_properties(schema)
+        embedded = flag(schema, EMBEDDED_RESOURCE)
+        for key in list(value):
+            if embedded and key in _META_FIELDS:
+                continue
+            if key in props:
+                _prune(value[key], props[key], child(path, str(key)), dropped)
+            elif extra_set:
+                _prune(value[key], extra, child(path, str(key)), dropped)
+            else:
+                dropped.append(child(path, str(key)))
+                del value[key]
+    elif isinstance(value, list):
+        item_schema = items(schema)
+        for i, item in enumerate(value):
+            _prune(item, item_schema, index(path, i), dropped)
+
+
+def _prune_declared(value: Any, schema: Schema | None, path: str, dropped: list[str]) -> None:
+    """Below preserve-unknown-fields: unknown fields stay, declared ones are pruned by their own schema."""
+    if schema is None:
+        return
+    if isinstance(value, dict):
+        props = properties(schema)
+        extra_set, extra = additional_properties(schema)
+        embedded = flag(schema, EMBEDDED_RESOURCE)
+        for key in list(value):
+            if embedded and key in _META_FIELDS:
+                continue
+            if key in props:
+                _prune(value[key], props[key], child(path, str(key)), dropped)
+            elif extra_set:
+                _prune(value[key], extra, child(path, str(key)), dropped)
+    elif isinstance(value, list):
+        item_schema = items(schema)
+        for i, item in enumerate(value):
+            _prune_declared(item, item_schema, index(path, i), dropped)
+
+
+def _prune_all(value: Any, path: str, dropped: list[str]) -> None:
+    """No schema: every object field goes, in arrays of any depth too (walked without recursion)."""
+    stack = [(value, path)]
+    while stack:
+        current, where = stack.pop()
+        if isinstance(current, dict):
+            dropped.extend(child(where, str(key)) for key in current)
+            current.clear()
+        elif isinstance(current, list):
+            stack.extend((item, index(where, i)) for i, item in enumerate(current))
