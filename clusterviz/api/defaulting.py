@@ -27,6 +27,7 @@ from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 from .apiservices import default_api_service
 from .autoscaling_defaults import default_horizontal_pod_autoscaler
+from .crd_defaults import default_custom_resource_definition
 from .networking_defaults import default_ingress_class
 from .rbac_defaults import default_binding
 from .secret_data import default_secret
@@ -681,6 +682,7 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "PriorityClass": _priority_class,
     "IngressClass": default_ingress_class,
     "APIService": default_api_service,
+    "CustomResourceDefinition": default_custom_resource_definition,
     "ResourceQuota": _resource_quota,
     "LimitRange": _limit_range,
     "RoleBinding": default_binding,

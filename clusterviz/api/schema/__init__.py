@@ -7,6 +7,7 @@ kind's, or makes an open one for a kind no module describes yet.
 from __future__ import annotations
 
 from . import (  # noqa: F401  (each registers its kinds)
+    apiextensions,
     apiregistration,
     apps,
     autoscaling,

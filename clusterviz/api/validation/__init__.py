@@ -20,6 +20,7 @@ from .autoscaling import validate_horizontal_pod_autoscaler
 from .batch import validate_cron_job, validate_job
 from .common import Errors, get_dict, get_int, type_error
 from .configmap import validate_config_map
+from .crd import validate_custom_resource_definition
 from .daemonset import validate_controller_revision, validate_daemon_set
 from .disruption import validate_pod_disruption_budget
 from .endpoints import validate_endpoints
@@ -96,6 +97,7 @@ VALIDATORS: dict[str, Validator] = {
     "ServiceAccount": validate_service_account,
     "PriorityClass": validate_priority_class,
     "APIService": validate_api_service,
+    "CustomResourceDefinition": validate_custom_resource_definition,
 }
 
 
