@@ -224,3 +224,12 @@ def test_never_raises_whatever_the_shapes(value):
 def test_a_malformed_schema_never_raises(schema):
     for value in ({"a": 1}, [1], "s", 3, 2.5, None):
         validate(schema, value)
+
+
+def test_values_nested_deeper_than_recursion_allows_are_compared():
+    deep: Any = [{"a": 1}]
+    for _ in range(5000):
+        deep = [deep]
+    unique = spec_schema({"l": {"type": "array", "uniqueItems": True}, "e": {"enum": [[1]]}})
+    errors = validate(unique, {"spec": {"l": [deep, deep], "e": deep}})
+    assert [(e.field, e.reason) for e in errors] == [("spec.l", "FieldValueInvalid"), ("spec.e", "FieldValueNotSupported")]

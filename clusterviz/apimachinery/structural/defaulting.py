@@ -21,10 +21,34 @@ __all__ = ["apply_defaults"]
 
 def apply_defaults(schema: dict[str, Any], obj: Any) -> Any:
     """A copy of ``obj`` with the schema's ``default`` values filled in where a property is absent."""
-    copied = deep_copy(obj)
+    try:
+        copied = deep_copy(obj)
+    except RecursionError:
+        copied = _copy_deep(obj)
     root = as_schema(schema)
     if root is not None:
         _default(copied, root)
+    return copied
+
+
+def _copy_deep(obj: Any) -> Any:
+    """A copy of JSON nested beyond what ``deep_copy``'s recursive fallback reaches, made without recursion."""
+
+    def shell(value: Any) -> Any:
+        return {} if isinstance(value, dict) else [] if isinstance(value, list) else value
+
+    copied = shell(obj)
+    stack = [(obj, copied)]
+    while stack:
+        source, target = stack.pop()
+        if isinstance(source, dict):
+            for key, value in source.items():
+                target[key] = shell(value)
+                stack.append((value, target[key]))
+        elif isinstance(source, list):
+            for value in source:
+                target.append(shell(value))
+                stack.append((value, target[-1]))
     return copied
 
 

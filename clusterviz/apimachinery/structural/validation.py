@@ -386,17 +386,31 @@ def _check_slice(schema: Schema, data: list[Any], path: str) -> _Result:
     return result
 
 
-def _strict_key(value: Any) -> Any:
-    """A hashable form equal only for values Go's DeepEqual finds equal (an int64 1 is not a float64 1.0)."""
-    if isinstance(value, dict):
-        return ("object", frozenset((str(k), _strict_key(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return ("array", tuple(_strict_key(v) for v in value))
-    if is_number(value):
-        value = go_number(value)
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return (type(value).__name__, value)
-    return ("other", repr(value))
+def _strict_key(value: Any) -> tuple[Any, ...]:
+    """A hashable form equal only for values Go's DeepEqual finds equal (an int64 1 is not a float64 1.0).
+
+    Built without recursion, as a value may nest far deeper than the schema.
+    """
+    tokens: list[Any] = []
+    stack: list[tuple[bool, Any]] = [(False, value)]
+    while stack:
+        is_token, node = stack.pop()
+        if is_token:
+            tokens.append(node)
+        elif isinstance(node, dict):
+            tokens.append(("object", len(node)))
+            for key in sorted(node, key=str, reverse=True):
+                stack.append((False, node[key]))
+                stack.append((True, ("key", str(key))))
+        elif isinstance(node, list):
+            tokens.append(("array", len(node)))
+            stack.extend((False, item) for item in reversed(node))
+        else:
+            if is_number(node):
+                node = go_number(node)
+            hashable = isinstance(node, (str, int, float, bool)) or node is None
+            tokens.append((type(node).__name__, node if hashable else repr(node)))
+    return tuple(tokens)
 
 
 def _has_duplicates(data: list[Any]) -> bool:
