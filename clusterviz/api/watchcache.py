@@ -20,8 +20,10 @@ _events_since = in_thread(kv.events_since)
 _current_revision = in_thread(kv.current_revision)
 
 BATCH = 500
-# Events kept in memory per cluster; older revisions are read from the database.
+# Events kept in memory per cluster, at most KEEP and about KEEP_BYTES of their stored JSON (a scheduling
+# decision on 100 nodes is 300 KB); older revisions are read from the database.
 KEEP = 5000
+KEEP_BYTES = 32 * 1024 * 1024
 # After a failed read, wait this long before trying again.
 RETRY_SECONDS = 1.0
 
@@ -35,6 +37,7 @@ class LogFollower:
         self.head = floor
         self._revisions: list[int] = []
         self._events: list[kv.Event] = []
+        self._bytes = 0
         self._woken = asyncio.Event()
         self._reading = asyncio.Lock()
         self.failure: Exception | None = None
@@ -123,16 +126,24 @@ class LogFollower:
     def _append(self, events: list[kv.Event]) -> None:
         self._events.extend(events)
         self._revisions.extend(e.revision for e in events)
+        self._bytes += sum(e.size for e in events)
         self.head = events[-1].revision
-        if len(self._events) > 2 * KEEP:
+        if len(self._events) > 2 * KEEP or self._bytes > 2 * KEEP_BYTES:
             # Trim in big steps, so that the copy is rare.
-            cut = len(self._events) - KEEP
-            self.floor = self._revisions[cut - 1]
-            del self._events[:cut], self._revisions[:cut]
+            cut = max(len(self._events) - KEEP, 0)
+            kept = sum(e.size for e in self._events[cut:])
+            while kept > KEEP_BYTES and cut < len(self._events) - 1:
+                kept -= self._events[cut].size
+                cut += 1
+            if cut:
+                self.floor = self._revisions[cut - 1]
+                del self._events[:cut], self._revisions[:cut]
+            self._bytes = kept
 
     def _restart(self, revision: int) -> None:
         self._events.clear()
         self._revisions.clear()
+        self._bytes = 0
         self.floor = self.head = revision
 
     def close(self) -> None:

@@ -84,6 +84,8 @@ class Event:
     name: str
     object: dict[str, Any]
     previous: dict[str, Any] | None
+    # The length of the event's JSON (object and previous) as stored, a measure of what it holds in memory.
+    size: int = 0
 
 
 def cluster_id(name: str) -> int:
@@ -176,6 +178,18 @@ def _snapshot() -> Iterator[None]:
             yield
 
 
+def _objects(cid: int, resource: str, where: dict[str, str]) -> list[dict[str, Any]]:
+    """One resource's objects whose columns equal ``where``, by namespace and name (plain SQL, orjson)."""
+    conditions = "".join(f" AND {column} = %s" for column in where)
+    with _cursor() as cursor:
+        cursor.execute(
+            f"SELECT data FROM {_table(StoredObject)} WHERE cluster_id = %s AND resource = %s{conditions}"
+            " ORDER BY namespace, name",
+            [cid, resource, *where.values()],
+        )
+        return [_loads(row[0]) for row in cursor.fetchall()]
+
+
 def list_objects(
     cid: int,
     resource: str,
@@ -186,25 +200,16 @@ def list_objects(
     phase: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """Objects of one resource (optionally one namespace) and the revision they were read at."""
+    columns = {"namespace": namespace or None, "name": name, "node_name": node_name, "phase": phase}
     with _snapshot():
         revision = current_revision(cid)
-        query = StoredObject.objects.filter(cluster_id=cid, resource=resource)
-        if namespace:
-            query = query.filter(namespace=namespace)
-        if name is not None:
-            query = query.filter(name=name)
-        if node_name is not None:
-            query = query.filter(node_name=node_name)
-        if phase is not None:
-            query = query.filter(phase=phase)
-        items = list(query.order_by("namespace", "name").values_list("data", flat=True))
+        items = _objects(cid, resource, {column: value for column, value in columns.items() if value is not None})
     return items, revision
 
 
 def objects_in(cid: int, resource: str, namespace: str) -> list[dict[str, Any]]:
     """One namespace's objects of a resource, by name, in a single statement (no revision: admission's look-ups)."""
-    query = StoredObject.objects.filter(cluster_id=cid, resource=resource, namespace=namespace).order_by("name")
-    return list(query.values_list("data", flat=True))
+    return _objects(cid, resource, {"namespace": namespace})
 
 
 def _encode(value: Any) -> str:
@@ -287,7 +292,8 @@ class _Writer:
         self, kind: str, key: Key, obj: dict[str, Any], text: str, previous: dict[str, Any] | None = None,
         previous_text: str | None = None,
     ) -> None:
-        event = Event(self.revision, kind, key.resource, key.namespace, key.name, obj, previous)
+        size = len(text) + len(previous_text or "")
+        event = Event(self.revision, kind, key.resource, key.namespace, key.name, obj, previous, size)
         self.logged.append(_Logged(event, text, previous_text))
 
     def flush(self, cursor: Any) -> None:
@@ -492,8 +498,14 @@ def events_since(cid: int, revision: int, limit: int = 500) -> list[Event]:
         compacted = Cluster.objects.values_list("compacted", flat=True).get(pk=cid)
         if revision < compacted:
             raise Compacted(revision, compacted + 1)
-        rows = WatchEvent.objects.filter(cluster_id=cid, revision__gt=revision).order_by("revision")[:limit]
-        return [
-            Event(r.revision, r.type, r.resource, r.namespace, r.name, r.object, r.previous)
-            for r in rows
-        ]
+        with _cursor() as cursor:
+            cursor.execute(
+                f"SELECT revision, type, resource, namespace, name, object, previous FROM {_table(WatchEvent)}"
+                " WHERE cluster_id = %s AND revision > %s ORDER BY revision LIMIT %s",
+                [cid, revision, limit],
+            )
+            rows = cursor.fetchall()
+    return [
+        Event(r[0], r[1], r[2], r[3], r[4], _loads(r[5]), _loads(r[6]), len(_text(r[5])) + len(_text(r[6] or "")))
+        for r in rows
+    ]
