@@ -233,3 +233,47 @@ def test_values_nested_deeper_than_recursion_allows_are_compared():
     unique = spec_schema({"l": {"type": "array", "uniqueItems": True}, "e": {"enum": [[1]]}})
     errors = validate(unique, {"spec": {"l": [deep, deep], "e": deep}})
     assert [(e.field, e.reason) for e in errors] == [("spec.l", "FieldValueInvalid"), ("spec.e", "FieldValueNotSupported")]
+
+
+SET = {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}}
+PORTS = {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+         "items": {"type": "object", "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}}}
+ROUTES = {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["host", "port"],
+          "items": {"type": "object"}}
+
+LIST_TYPE_CASES = [
+    ("set duplicate", {"tags": SET}, {"tags": ["a", "b", "a"]}, ['spec.tags[2]: Duplicate value: "a"']),
+    ("set reports each value once, at its second appearance", {"tags": SET}, {"tags": ["a", "a", "a", "b", "b"]},
+     ['spec.tags[1]: Duplicate value: "a"', 'spec.tags[4]: Duplicate value: "b"']),
+    ("set tells 1 from 1.0 and true", {"l": {"type": "array", "x-kubernetes-list-type": "set"}},
+     {"l": [1, 1.0, True]}, []),
+    ("set compares objects by their JSON", {"l": {"type": "array", "x-kubernetes-list-type": "set"}},
+     {"l": [{"a": 1}, {"a": 1.0}]}, ['spec.l[1]: Duplicate value: {"a":1.0}']),
+    ("map duplicate key", {"ports": PORTS}, {"ports": [{"name": "http", "port": 80}, {"name": "http", "port": 81}]},
+     ['spec.ports[1]: Duplicate value: {"name":"http"}']),
+    ("map missing keys repeat", {"ports": PORTS}, {"ports": [{"port": 80}, {"port": 81}]},
+     ["spec.ports[1]: Duplicate value: {}"]),
+    ("map with several keys", {"routes": ROUTES},
+     {"routes": [{"host": "a", "port": 1}, {"host": "a", "port": 2}, {"host": "a", "port": 1}]},
+     ['spec.routes[2]: Duplicate value: {"host":"a","port":1}']),
+    ("map of non-objects", {"ports": PORTS}, {"ports": [{"name": "a"}, "b"]},
+     ['spec.ports[1]: Invalid value: "b": must be an object for an array of list-type map',
+      'spec.ports[1]: Invalid value: "string": spec.ports[1] in body must be of type object: "string"']),
+    ("lists inside map values use field.Path keys", {"m": {"type": "object", "additionalProperties": SET}},
+     {"m": {"x": ["a", "a"]}}, ['spec.m[x][1]: Duplicate value: "a"']),
+    ("lists inside items", {"l": {"type": "array", "items": SET}}, {"l": [["a"], ["b", "b"]]},
+     ['spec.l[1][1]: Duplicate value: "b"']),
+]
+
+
+@pytest.mark.parametrize(("props", "spec", "expected"), [c[1:] for c in LIST_TYPE_CASES],
+                         ids=[c[0] for c in LIST_TYPE_CASES])
+def test_list_types_are_unique_as_promised(props, spec, expected):
+    errors = validate(spec_schema(props), {"spec": spec})
+    assert sorted(str(e) for e in errors) == sorted(expected)
+
+
+def test_list_type_errors_come_after_the_schemas():
+    schema = spec_schema({"tags": SET, "n": {"type": "integer"}})
+    errors = validate(schema, {"spec": {"tags": ["a", "a"], "n": "x"}})
+    assert [e.field for e in errors] == ["spec.n", "spec.tags[1]"]

@@ -23,8 +23,10 @@ from clusterviz.api.validation.common import child, index
 from clusterviz.apimachinery.field import FieldError, invalid, not_supported, required, too_many, type_invalid
 
 from .formats import effective_format, string_format_checker
+from .listtype import list_type_errors
 from .numbers import go_float, go_int64, go_number, go_value, is_json_integer, is_number, to_float
 from .schema import INT_OR_STRING, Schema, additional_properties, as_schema, flag, items, properties
+from .values import go_json, strict_key
 
 __all__ = ["validate"]
 
@@ -74,13 +76,16 @@ def _fail(error: _Error) -> _Result:
 def validate(schema: dict[str, Any], obj: Any) -> list[FieldError]:
     """Every problem of the custom resource ``obj`` against its version's openAPIV3Schema ``schema``.
 
-    Paths are kube-openapi's (see the module docstring) and messages its own, converted to field
-    errors as the API server does. Never raises, whatever the shapes.
+    First kube-openapi's errors, with its paths (see the module docstring) and messages, converted to
+    field errors as the API server does; then the duplicates in ``x-kubernetes-list-type`` set and map
+    lists. Never raises, whatever the shapes.
     """
     root = as_schema(schema)
     if root is None:
         return []
-    return [_field_error(error) for error in _validate(root, obj, "").errors]
+    errors = [_field_error(error) for error in _validate(root, obj, "").errors]
+    # The API server then checks the uniqueness that x-kubernetes-list-type set and map promise.
+    return errors + list_type_errors(root, obj)
 
 
 # --- conversion to field errors ------------------------------------------------------------
@@ -95,7 +100,7 @@ def _field_error(error: _Error) -> FieldError:
     if error.code == "required":
         return required(path)
     if error.code == "enum":
-        return not_supported(path, error.value, [v if isinstance(v, str) else _go_json(v) for v in error.values])
+        return not_supported(path, error.value, [v if isinstance(v, str) else go_json(v) for v in error.values])
     if error.code == "too_long":
         unit = "byte" if error.limit == 1 else "bytes"
         return FieldError("FieldValueTooLong", path, f"may not be more than {error.limit} {unit}")
@@ -106,24 +111,6 @@ def _field_error(error: _Error) -> FieldError:
     if error.code == "type":
         return type_invalid(path, value, error.message)
     return invalid(path, value, error.message)
-
-
-def _go_json(value: Any) -> str:
-    """An enum value as Go's json.Marshal writes it (numbers decoded as float64, so 1.0 is ``1``)."""
-
-    def normal(v: Any) -> Any:
-        if isinstance(v, float) and v.is_integer() and abs(v) < 1e21:
-            return int(v)
-        if isinstance(v, list):
-            return [normal(x) for x in v]
-        if isinstance(v, dict):
-            return {str(k): normal(x) for k, x in v.items()}
-        return v
-
-    try:
-        return json.dumps(normal(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return str(value)
 
 
 def _quote(text: str) -> str:
@@ -386,35 +373,8 @@ def _check_slice(schema: Schema, data: list[Any], path: str) -> _Result:
     return result
 
 
-def _strict_key(value: Any) -> tuple[Any, ...]:
-    """A hashable form equal only for values Go's DeepEqual finds equal (an int64 1 is not a float64 1.0).
-
-    Built without recursion, as a value may nest far deeper than the schema.
-    """
-    tokens: list[Any] = []
-    stack: list[tuple[bool, Any]] = [(False, value)]
-    while stack:
-        is_token, node = stack.pop()
-        if is_token:
-            tokens.append(node)
-        elif isinstance(node, dict):
-            tokens.append(("object", len(node)))
-            for key in sorted(node, key=str, reverse=True):
-                stack.append((False, node[key]))
-                stack.append((True, ("key", str(key))))
-        elif isinstance(node, list):
-            tokens.append(("array", len(node)))
-            stack.extend((False, item) for item in reversed(node))
-        else:
-            if is_number(node):
-                node = go_number(node)
-            hashable = isinstance(node, (str, int, float, bool)) or node is None
-            tokens.append((type(node).__name__, node if hashable else repr(node)))
-    return tuple(tokens)
-
-
 def _has_duplicates(data: list[Any]) -> bool:
-    keys = [_strict_key(item) for item in data]
+    keys = [strict_key(item) for item in data]
     return len(set(keys)) != len(keys)
 
 
@@ -427,7 +387,7 @@ def _enum_member(data: Any, member: Any) -> bool:
     if is_number(data) and is_number(member):
         return to_float(data) == to_float(member)
     if isinstance(data, (dict, list)) and isinstance(member, type(data)):
-        return _strict_key(data) == _strict_key(member)
+        return strict_key(data) == strict_key(member)
     return type(data) is type(member) and data == member
 
 
@@ -437,7 +397,7 @@ def _check_enum(schema: Schema, data: Any, path: str) -> _Result | None:
         return None
     if any(_enum_member(data, member) for member in members):
         return None
-    shown = "[" + " ".join(_go_json(m) if not isinstance(m, str) else m for m in members) + "]"
+    shown = "[" + " ".join(go_json(m) if not isinstance(m, str) else m for m in members) + "]"
     return _fail(_Error("enum", path, f"{path} in body should be one of {shown}", data, values=list(members)))
 
 
