@@ -108,3 +108,26 @@ def test_never_raises_whatever_the_shapes(obj):
                                     {"additionalProperties": 3}])
 def test_a_malformed_schema_never_raises(schema):
     prune(schema, {"a": [{"b": 1}], "kind": "K"})
+
+
+NULL_CASES = [
+    ("a non-nullable null without default goes", {"r": {"type": "integer"}}, {"r": None}, {}),
+    ("a nullable null stays", {"r": {"type": "integer", "nullable": True}}, {"r": None}, {"r": None}),
+    ("a null with a default stays for defaulting", {"r": {"type": "integer", "default": 1}}, {"r": None},
+     {"r": None}),
+    ("in map values", {"m": {"type": "object", "additionalProperties": {"type": "string"}}},
+     {"m": {"a": None, "b": "x"}}, {"m": {"b": "x"}}),
+    ("in objects inside items",
+     {"l": {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}}},
+     {"l": [{"a": None}, None]}, {"l": [{}, None]}),
+    ("below preserve-unknown-fields only declared nulls go",
+     {"p": {"type": "object", "x-kubernetes-preserve-unknown-fields": True, "properties": {"a": {}}}},
+     {"p": {"a": None, "free": None}}, {"p": {"free": None}}),
+]
+
+
+@pytest.mark.parametrize(("props", "spec", "expected"), [c[1:] for c in NULL_CASES], ids=[c[0] for c in NULL_CASES])
+def test_nulls_the_schema_neither_allows_nor_defaults_are_dropped_unreported(props, spec, expected):
+    obj = {"spec": spec}
+    assert prune(spec_schema(props), obj) == []
+    assert obj == {"spec": expected}

@@ -8,6 +8,10 @@ declared ones are still pruned inside. At the root and in an
 untouched (metadata has its own coercion). Where there is no schema at all (below
 ``additionalProperties: true``, or items of an array without ``items``), an object
 loses every field.
+
+Right after pruning the API server also drops every ``null`` the schema neither
+allows (``nullable``) nor defaults, so ``replicas: null`` (or a YAML key left
+empty) reads as absent; those are not unknown fields and are not reported.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from .schema import (
     additional_properties,
     as_schema,
     flag,
+    has_default,
     items,
     properties,
 )
@@ -33,11 +38,15 @@ _META_FIELDS = frozenset(("apiVersion", "kind", "metadata"))
 
 
 def prune(schema: dict[str, Any], obj: Any) -> list[str]:
-    """Drop, in place, every field of ``obj`` the schema does not declare; return their paths, sorted."""
+    """Drop, in place, every field of ``obj`` the schema does not declare; return their paths, sorted.
+
+    Nulls the schema neither allows nor defaults are dropped too, unreported, as upstream does next.
+    """
     root = dict(as_schema(schema) or {})
     root[EMBEDDED_RESOURCE] = True  # the resource itself keeps its type and object meta
     dropped: list[str] = []
     _prune(obj, root, "", dropped)
+    _drop_disallowed_nulls(obj, root)
     return sorted(dropped)
 
 
@@ -64,6 +73,26 @@ def _prune(value: Any, schema: Schema | None, path: str, dropped: list[str]) -> 
         item_schema = items(schema)
         for i, item in enumerate(value):
             _prune(item, item_schema, index(path, i), dropped)
+
+
+def _drop_disallowed_nulls(value: Any, schema: Schema) -> None:
+    """Remove each null whose schema is not nullable and has no default (defaulting fills the others)."""
+    if isinstance(value, dict):
+        props = properties(schema)
+        _, extra = additional_properties(schema)
+        for key in list(value):
+            sub = props.get(key, extra)
+            if sub is None:
+                continue  # no schema below: nothing can be removed there
+            if value[key] is None and sub.get("nullable") is not True and not has_default(sub):
+                del value[key]
+            else:
+                _drop_disallowed_nulls(value[key], sub)
+    elif isinstance(value, list):
+        item_schema = items(schema)
+        if item_schema is not None:
+            for item in value:
+                _drop_disallowed_nulls(item, item_schema)
 
 
 def _prune_declared(value: Any, schema: Schema | None, path: str, dropped: list[str]) -> None:
