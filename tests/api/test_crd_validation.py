@@ -200,6 +200,12 @@ REFUSED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
                                                                                         "color": "red"}),
      f'{ROOT}.properties[spec].default: Invalid value: {{"color":"red","cronSpec":"* * * * *"}}: must not have '
      "unknown fields"),
+    ("default-wrong-type", lambda c: cron_props(c)["replicas"].update(default="three"),
+     f'{ROOT}.properties[spec].properties[replicas].default: Invalid value: "string":  in body must be of type '
+     'integer: "string"'),
+    ("default-invalid-field", lambda c: spec_schema(c)["properties"]["spec"].update(default={"replicas": "x"}),
+     f'{ROOT}.properties[spec].default.replicas: Invalid value: "string": replicas in body must be of type integer: '
+     '"string"'),
     ("default-with-preserve", lambda c: cron_props(c)["replicas"].update(default=1) or c["spec"].update(
         preserveUnknownFields=True),
      "spec.preserveUnknownFields: Invalid value: true: must be false in order to use defaults in the schema"),

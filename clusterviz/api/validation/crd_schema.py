@@ -20,6 +20,11 @@ from typing import Any, Final
 
 from clusterviz.apimachinery.field import FieldError, forbidden, invalid, not_supported, required
 
+# Modules, not their functions: the engine imports this package's helpers, so either may be imported first.
+from clusterviz.apimachinery.structural import pruning
+from clusterviz.apimachinery.structural import validation as engine
+from clusterviz.apimachinery.unstructured import deep_copy
+
 from .common import BAD, as_dict, as_list, child, get_bool, get_str, get_str_list, index, key, type_error
 
 OPENAPI_V3_TYPES: Final = ["array", "boolean", "integer", "number", "object", "string"]
@@ -606,14 +611,22 @@ def _nested_completeness(validation: dict[str, Any], node: dict[str, Any] | None
 
 
 def _defaults(node: dict[str, Any], path: str, *, embedded: bool, inside_meta: bool = False) -> list[FieldError]:
-    """Defaults must survive pruning unchanged (defaults in resource meta are refused by the first pass)."""
+    """Defaults must survive pruning unchanged and be valid by their own schema (those in resource meta are
+    refused by the first pass)."""
     errs: list[FieldError] = []
     embedded = embedded or _true(node, "x-kubernetes-embedded-resource")
     if embedded:
         inside_meta = False
     default = node.get("default")
-    if default is not None and not inside_meta and prune(default, node) != default:
-        errs.append(invalid(child(path, "default"), default, "must not have unknown fields"))
+    if default is not None and not inside_meta:
+        default_path = child(path, "default")
+        pruned = deep_copy(default)
+        pruning.prune(node, pruned)
+        if pruned != default:
+            errs.append(invalid(default_path, default, "must not have unknown fields"))
+        # The engine names fields from the default's own root, which is the default itself here.
+        errs.extend(replace(e, field=child(default_path, e.field) if e.field else default_path)
+                    for e in engine.validate(node, default))
     items = _dict(node, "items")
     if items is not None:
         errs.extend(_defaults(items, child(path, "items"), embedded=False, inside_meta=inside_meta))
@@ -621,50 +634,3 @@ def _defaults(node: dict[str, Any], path: str, *, embedded: bool, inside_meta: b
         sub_meta = inside_meta or (embedded and name in META_FIELDS)
         errs.extend(_defaults(prop, key(child(path, "properties"), name), embedded=False, inside_meta=sub_meta))
     return errs
-
-
-def prune(value: Any, node: dict[str, Any] | None) -> Any:
-    """A copy of ``value`` without the fields ``node`` does not describe, as upstream's pruning drops them."""
-    if node is not None and _true(node, "x-kubernetes-preserve-unknown-fields"):
-        return _prune_known(value, node)
-    if isinstance(value, list):
-        items = _dict(node, "items") if node is not None else None
-        return [prune(item, items) for item in value]
-    if not isinstance(value, dict):
-        return value
-    if node is None:
-        return {}
-    props = _properties(node)
-    embedded = _true(node, "x-kubernetes-embedded-resource")
-    out: dict[str, Any] = {}
-    for name, item in value.items():
-        if embedded and name in META_FIELDS:
-            out[name] = item
-        elif name in props:
-            out[name] = prune(item, props[name])
-        elif node.get("additionalProperties") is not None:
-            out[name] = prune(item, _dict(node, "additionalProperties"))
-    return out
-
-
-def _prune_known(value: Any, node: dict[str, Any] | None) -> Any:
-    """Under x-kubernetes-preserve-unknown-fields unknown fields stay; the described ones are still pruned."""
-    if node is None:
-        return value
-    if isinstance(value, list):
-        return [_prune_known(item, _dict(node, "items")) for item in value]
-    if not isinstance(value, dict):
-        return value
-    props = _properties(node)
-    embedded = _true(node, "x-kubernetes-embedded-resource")
-    out: dict[str, Any] = {}
-    for name, item in value.items():
-        if embedded and name in META_FIELDS:
-            out[name] = item
-        elif name in props:
-            out[name] = prune(item, props[name])
-        elif node.get("additionalProperties") is not None:
-            out[name] = prune(item, _dict(node, "additionalProperties"))
-        else:
-            out[name] = item
-    return out
