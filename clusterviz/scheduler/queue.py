@@ -117,6 +117,9 @@ class SchedulingQueue:
         self._unschedulable: dict[str, QueuedPodInfo] = {}
         self._in_flight: dict[str, list[tuple[ClusterEvent, Any, Any]]] = {}
         self._in_flight_info: dict[str, QueuedPodInfo] = {}
+        # Keys whose latest Pod object came with a nominatedNodeName (and may be stale, never missing one):
+        # with none, ``nominated_pods`` need not look through the whole queue on every attempt.
+        self._maybe_nominated: set[str] = set()
 
     @classmethod
     def for_profile(cls, profile: Any, configuration: Any = None, start: float = 0.0) -> SchedulingQueue:
@@ -251,6 +254,7 @@ class SchedulingQueue:
         key = pod_key(pod)
         if self.where(key) is not None:
             return self.update(None, pod, now)
+        self._note_nomination(key, pod)
         self._advance(now)
         self._to_active(QueuedPodInfo(pod, key, now), now, from_backoff=False)
         return self.where(key) or UNSCHEDULABLE
@@ -259,6 +263,7 @@ class SchedulingQueue:
         """The Pod object changed: update it in place, or requeue it if the change may help."""
         self._advance(now)
         key = pod_key(new)
+        self._note_nomination(key, new)
         events = pod_update_events(old, new) if old is not None else []
         if key in self._in_flight:
             self._record(events, old, new)
@@ -291,6 +296,7 @@ class SchedulingQueue:
         for store in (self._active, self._backoff, self._error_backoff, self._unschedulable, self._in_flight_info):
             store.pop(key, None)
         self._in_flight.pop(key, None)
+        self._maybe_nominated.discard(key)
 
     def pop(self, now: float) -> QueuedPodInfo | None:
         """The next Pod to try, or None. Counts an attempt and marks the Pod in flight."""
@@ -336,6 +342,7 @@ class SchedulingQueue:
         """The attempt succeeded (the Pod is bound): stop tracking it."""
         self._in_flight.pop(key, None)
         self._in_flight_info.pop(key, None)
+        self._maybe_nominated.discard(key)
 
     def _record(self, events: Iterable[ClusterEvent], old: Any, new: Any) -> None:
         for event in events:
@@ -407,8 +414,16 @@ class SchedulingQueue:
             IN_FLIGHT: list(self._in_flight),
         }
 
+    def _note_nomination(self, key: str, pod: Mapping[str, Any]) -> None:
+        if (pod.get("status") or {}).get("nominatedNodeName"):
+            self._maybe_nominated.add(key)
+        else:
+            self._maybe_nominated.discard(key)
+
     def nominated_pods(self) -> list[Mapping[str, Any]]:
         """The waiting Pods an earlier preemption nominated to a node (upstream's PodNominator)."""
+        if not self._maybe_nominated:
+            return []
         stores = (self._active, self._backoff, self._error_backoff, self._unschedulable)
         return [p.pod for store in stores for p in store.values() if (p.pod.get("status") or {}).get("nominatedNodeName")]
 
