@@ -10,6 +10,7 @@ import pytest
 
 from clusterviz.api import schema
 from clusterviz.api.defaulting import apply_defaults
+from clusterviz.api.schema.model import DEFINITIONS, Type
 from clusterviz.api.schema.unknown import unknown_fields
 from clusterviz.api.validation import FieldError, validate
 
@@ -448,3 +449,81 @@ def test_nasty_shapes_give_errors_never_exceptions(obj: dict[str, Any]):
     found = messages(obj)
     assert found and all(": " in m for m in found)
     assert messages(obj, crontab()) and messages(crontab(), obj) is not None
+
+
+def controller_gen_style() -> dict[str, Any]:
+    """A definition written the way controller-gen writes them: descriptions, status and scale, extensions."""
+    string = {"type": "string"}
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": KIND,
+        "metadata": {"name": "widgets.apps.example.com", "annotations": {"controller-gen.kubebuilder.io/version": "v0.16"}},
+        "spec": {
+            "group": "apps.example.com", "scope": "Namespaced",
+            "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList",
+                      "categories": ["all"]},
+            "versions": [{
+                "name": "v1alpha1", "served": True, "storage": True, "deprecated": True,
+                "deprecationWarning": "apps.example.com/v1alpha1 Widget is deprecated",
+                "additionalPrinterColumns": [
+                    {"name": "Replicas", "type": "integer", "jsonPath": ".spec.replicas"},
+                    {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp", "priority": 1},
+                ],
+                "selectableFields": [{"jsonPath": ".spec.color"}],
+                "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas",
+                                                         "statusReplicasPath": ".status.replicas",
+                                                         "labelSelectorPath": ".status.selector"}},
+                "schema": {"openAPIV3Schema": {
+                    "description": "Widget is the Schema for the widgets API.", "type": "object",
+                    "properties": {
+                        "apiVersion": {"description": "APIVersion defines the versioned schema.", **string},
+                        "kind": {"description": "Kind is a string value.", **string},
+                        "metadata": {"type": "object"},
+                        "spec": {"type": "object", "required": ["color"], "properties": {
+                            "color": {"type": "string", "enum": ["red", "blue"]},
+                            "replicas": {"type": "integer", "format": "int32", "default": 1, "minimum": 0},
+                            "port": {"anyOf": [{"type": "integer"}, {"type": "string"}],
+                                     "x-kubernetes-int-or-string": True},
+                            "selector": {"type": "object", "x-kubernetes-map-type": "atomic", "properties": {
+                                "matchLabels": {"type": "object", "additionalProperties": string}}},
+                            "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                                      "x-kubernetes-list-map-keys": ["containerPort", "protocol"], "items": {
+                                          "type": "object", "required": ["containerPort"], "properties": {
+                                              "containerPort": {"type": "integer"},
+                                              "protocol": {"type": "string", "default": "TCP"}}}},
+                            "tags": {"type": "array", "x-kubernetes-list-type": "set", "items": string},
+                            "template": {"type": "object", "x-kubernetes-embedded-resource": True,
+                                         "x-kubernetes-preserve-unknown-fields": True},
+                            "config": {"type": "object", "default": {"mode": "fast"},
+                                       "properties": {"mode": string}},
+                        }, "x-kubernetes-validations": [{"rule": "self.replicas <= 10", "message": "at most 10"}]},
+                        "status": {"type": "object", "properties": {
+                            "replicas": {"type": "integer"}, "selector": string,
+                            "conditions": {"type": "array", "items": {"type": "object", "required": ["type"],
+                                                                      "properties": {"type": string}}}}},
+                    },
+                }},
+            }],
+        },
+    }
+
+
+def test_a_controller_gen_style_definition_is_valid_and_fully_known():
+    crd = controller_gen_style()
+    assert messages(crd) == []
+    description = schema.for_kind("apiextensions.k8s.io", "v1", KIND)
+    assert unknown_fields(description, apply_defaults(KIND, crd)) == []
+
+
+def test_every_definition_the_description_names_is_described():
+    def refs(t: Type) -> list[str]:
+        return [t.ref] if t.kind == "ref" else refs(t.item) if t.item is not None else []
+
+    todo, seen = [schema.for_kind("apiextensions.k8s.io", "v1", KIND).name], set()
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            assert name in DEFINITIONS, name
+            todo.extend(r for f in DEFINITIONS[name].fields.values() for r in refs(f.type))
+    assert {n.rsplit(".", 1)[1] for n in seen} >= {"JSONSchemaProps", "CustomResourceColumnDefinition",
+                                                     "CustomResourceSubresourceScale", "WebhookClientConfig"}
