@@ -204,6 +204,9 @@ RICH_SCHEMA = spec_schema(
         "m": {"type": "object", "additionalProperties": {"type": "integer"}, "minProperties": 1},
         "o": {"anyOf": [{"type": "integer"}], "oneOf": [{"type": "string"}], "allOf": [{}], "not": {}},
         "p": {"x-kubernetes-int-or-string": True, "nullable": True},
+        "e": {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True},
+        "t": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"]},
+        "u": {"type": "array", "x-kubernetes-list-type": "set"},
     },
     required=["i"],
     additionalProperties=False,
@@ -212,9 +215,13 @@ RICH_SCHEMA = spec_schema(
 
 @pytest.mark.parametrize("value", NASTY_VALUES, ids=repr)
 def test_never_raises_whatever_the_shapes(value):
-    for field in ("i", "n", "s", "l", "m", "o", "p", "extra"):
-        errors = validate(RICH_SCHEMA, {"spec": {field: value}})
-        assert all(isinstance(str(e), str) for e in errors)
+    for field in ("i", "n", "s", "l", "m", "o", "p", "e", "t", "u", "extra"):
+        for spec in ({field: value}, {field: [value, value]}):
+            errors = validate(RICH_SCHEMA, {"spec": spec})
+            assert all(isinstance(str(e), str) for e in errors)
+    embedded = {"apiVersion": value, "kind": value, "metadata": value}
+    assert all(isinstance(str(e), str) for e in validate(RICH_SCHEMA, {"spec": {"e": embedded}}))
+    assert all(isinstance(str(e), str) for e in validate(RICH_SCHEMA, {"spec": {"e": {"metadata": {"name": value}}}}))
     validate(RICH_SCHEMA, value)
 
 
@@ -277,3 +284,41 @@ def test_list_type_errors_come_after_the_schemas():
     schema = spec_schema({"tags": SET, "n": {"type": "integer"}})
     errors = validate(schema, {"spec": {"tags": ["a", "a"], "n": "x"}})
     assert [e.field for e in errors] == ["spec.n", "spec.tags[1]"]
+
+
+EMBEDDED = {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True}
+
+EMBEDDED_CASES = [
+    ("apiVersion and kind required", {"t": EMBEDDED}, {"t": {}},
+     ["spec.t.apiVersion: Required value", "spec.t.kind: Required value"]),
+    ("a well-formed embedded resource", {"t": EMBEDDED},
+     {"t": {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"labels": {"app": "x"}}}}, []),
+    ("apiVersion with two slashes", {"t": EMBEDDED}, {"t": {"apiVersion": "a/b/c", "kind": "K"}},
+     ['spec.t.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c']),
+    ("apiVersion not a string, kind empty", {"t": EMBEDDED}, {"t": {"apiVersion": 1, "kind": ""}},
+     ["spec.t.apiVersion: Invalid value: 1: must be a string", "spec.t.kind: Required value"]),
+    ("kind not a DNS-1035 label", {"t": EMBEDDED}, {"t": {"apiVersion": "v1", "kind": "my_kind"}},
+     ['spec.t.kind: Invalid value: "my_kind": may have mixed case, but should otherwise match: a DNS-1035 label '
+      "must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with "
+      "an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is "
+      "'[a-z]([-a-z0-9]*[a-z0-9])?')"]),
+    ("metadata name is a path segment", {"t": EMBEDDED},
+     {"t": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a/b"}}},
+     ['spec.t.metadata.name: Invalid value: "a/b": may not contain \'/\'']),
+    ("metadata not an object", {"t": EMBEDDED}, {"t": {"apiVersion": "v1", "kind": "Pod", "metadata": []}},
+     ["spec.t.metadata: Invalid value: []: json: cannot unmarshal array into Go value of type v1.ObjectMeta"]),
+    ("in map values, with field.Path keys", {"m": {"type": "object", "additionalProperties": EMBEDDED}},
+     {"m": {"web": {"apiVersion": "v1"}}}, ["spec.m[web].kind: Required value"]),
+    ("in items", {"l": {"type": "array", "items": EMBEDDED}}, {"l": [{"kind": "Pod"}]},
+     ["spec.l[0].apiVersion: Required value"]),
+]
+
+
+@pytest.mark.parametrize(("props", "spec", "expected"), [c[1:] for c in EMBEDDED_CASES],
+                         ids=[c[0] for c in EMBEDDED_CASES])
+def test_embedded_resources_carry_sound_type_and_object_meta(props, spec, expected):
+    assert [str(e) for e in validate(spec_schema(props), {"spec": spec})] == expected
+
+
+def test_the_root_is_not_checked_as_an_embedded_resource():
+    assert validate({"type": "object", "properties": {"spec": {"type": "object"}}}, {"spec": {}}) == []

@@ -22,6 +22,7 @@ from typing import Any
 from clusterviz.api.validation.common import child, index
 from clusterviz.apimachinery.field import FieldError, invalid, not_supported, required, too_many, type_invalid
 
+from .embedded import embedded_resource_errors
 from .formats import effective_format, string_format_checker
 from .listtype import list_type_errors
 from .numbers import go_float, go_int64, go_number, go_value, is_json_integer, is_number, to_float
@@ -77,15 +78,15 @@ def validate(schema: dict[str, Any], obj: Any) -> list[FieldError]:
     """Every problem of the custom resource ``obj`` against its version's openAPIV3Schema ``schema``.
 
     First kube-openapi's errors, with its paths (see the module docstring) and messages, converted to
-    field errors as the API server does; then the duplicates in ``x-kubernetes-list-type`` set and map
-    lists. Never raises, whatever the shapes.
+    field errors as the API server does; then the type and object meta of embedded resources, and the
+    duplicates in ``x-kubernetes-list-type`` set and map lists. Never raises, whatever the shapes.
     """
     root = as_schema(schema)
     if root is None:
         return []
     errors = [_field_error(error) for error in _validate(root, obj, "").errors]
-    # The API server then checks the uniqueness that x-kubernetes-list-type set and map promise.
-    return errors + list_type_errors(root, obj)
+    # The API server then checks embedded resources and the uniqueness list types promise.
+    return errors + embedded_resource_errors(root, obj) + list_type_errors(root, obj)
 
 
 # --- conversion to field errors ------------------------------------------------------------
