@@ -173,7 +173,8 @@ def validate_schema(schema: dict[str, Any], path: str, *, status_enabled: bool, 
 
 
 def _root_with_status(schema: dict[str, Any], path: str) -> list[FieldError]:
-    for name in [*_FIELD_ORDER, *sorted(set(schema) - set(_FIELD_ORDER))]:
+    # Keys that are no field of a schema are dropped when upstream decodes it, so only the fields count.
+    for name in _FIELD_ORDER:
         if _zero(schema.get(name)):
             continue
         if name == "type":
