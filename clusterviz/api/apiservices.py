@@ -33,6 +33,7 @@ PRIORITIES: Final[dict[tuple[str, str], tuple[int, int]]] = {
     ("networking.k8s.io", "v1"): (17200, 15),
     ("policy", "v1"): (17100, 15),
     ("rbac.authorization.k8s.io", "v1"): (17000, 15),
+    ("apiextensions.k8s.io", "v1"): (16700, 15),
     ("storage.k8s.io", "v1"): (16800, 15),
     ("scheduling.k8s.io", "v1"): (16600, 15),
     ("coordination.k8s.io", "v1"): (16500, 15),

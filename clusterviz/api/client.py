@@ -135,6 +135,21 @@ class Client:
         resp = await self.request("DELETE", path_for(find_resource(plural), namespace), payload=options or {})
         return resp.body
 
+    async def custom_resources(self) -> tuple[resources.Resource, ...]:
+        """The kinds the cluster's CustomResourceDefinitions add, each group in its preferred version, found
+        through discovery as clients find every kind (built-in groups are skipped)."""
+        built_in = resources.group_versions()
+        found = []
+        for group in (await self.request("GET", "/apis")).body.get("groups") or []:
+            name, version = group["name"], group["preferredVersion"]["version"]
+            if version in built_in.get(name, []):
+                continue
+            for entry in (await self.request("GET", f"/apis/{name}/{version}")).body.get("resources") or []:
+                if "/" not in entry["name"]:
+                    found.append(resources.Resource(name, version, entry["name"], entry["kind"], entry["namespaced"],
+                                                    verbs=tuple(entry["verbs"])))
+        return tuple(found)
+
     async def bind(self, pod_namespace: str, pod_name: str, node: str) -> None:
         binding = {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": pod_name, "namespace": pod_namespace},
                    "target": {"apiVersion": "v1", "kind": "Node", "name": node}}

@@ -8,7 +8,7 @@ from typing import Any
 from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty, resource_version
 from clusterviz.store import kv
 
-from . import clock, codec, errors
+from . import clock, codec, customresources, errors
 from .handlers import (
     PATCH_RETRIES,
     _delete,
@@ -55,7 +55,26 @@ async def delete(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         raise errors.forbidden_resource(
             "priorityclasses", "scheduling.k8s.io", rp.name, "this is a system priority class and cannot be deleted"
         )
-    return ok(with_type(rp.resource, await delete_object(req, rp, await cluster_of(req), options)))
+    cid = await cluster_of(req)
+    if rp.resource.kind == "CustomResourceDefinition":
+        await _delete_instances(req, rp, cid)
+    return ok(with_type(rp.resource, await delete_object(req, rp, cid, options)))
+
+
+async def _delete_instances(req: ApiRequest, rp: ResourcePath, cid: int) -> None:
+    """What the definition's cleanup finalizer waits for: every object of its kind deleted first."""
+    crd = await _get(cid, store_key(rp))
+    stored = [r for r in customresources.resources_of(crd or {}) if not r.storage_version]
+    if req.query.get("dryRun") or not stored:
+        return
+    items, _ = await _list(cid, stored[0].key, None)
+    for item in items:
+        meta = item["metadata"]
+        try:
+            await delete_object(req, ResourcePath(stored[0], meta.get("namespace", ""), meta["name"], ""), cid, {})
+        except errors.StatusError as exc:
+            if exc.code != 404:  # gone meanwhile
+                raise
 
 
 async def delete_object(req: ApiRequest, rp: ResourcePath, cid: int, options: dict[str, Any]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import resources
@@ -29,10 +30,20 @@ def core_versions(host: str) -> dict[str, Any]:
     return {"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": _server_address(host)}
 
 
-def group_list() -> dict[str, Any]:
+def _versions(custom: Sequence[resources.Resource]) -> dict[str, list[str]]:
+    """Every group with its versions: the built-in ones, then the cluster's custom resources' groups."""
+    out = resources.group_versions()
+    for r in custom:
+        versions = out.setdefault(r.group, [])
+        if r.version not in versions:
+            versions.append(r.version)
+    return out
+
+
+def group_list(custom: Sequence[resources.Resource] = ()) -> dict[str, Any]:
     """GET /apis."""
     groups = []
-    for group, versions in resources.group_versions().items():
+    for group, versions in _versions(custom).items():
         if not group:
             continue
         groups.append(_group(group, versions))
@@ -44,17 +55,19 @@ def _group(group: str, versions: list[str]) -> dict[str, Any]:
     return {"name": group, "versions": gvs, "preferredVersion": gvs[0]}
 
 
-def group(name: str) -> dict[str, Any] | None:
+def group(name: str, custom: Sequence[resources.Resource] = ()) -> dict[str, Any] | None:
     """GET /apis/<group>."""
-    versions = resources.group_versions().get(name)
+    versions = _versions(custom).get(name)
     if not versions or not name:
         return None
     return {"kind": "APIGroup", "apiVersion": "v1", **_group(name, versions)}
 
 
-def resource_list(group: str, version: str) -> dict[str, Any] | None:
+def resource_list(group: str, version: str, custom: Sequence[resources.Resource] = ()) -> dict[str, Any] | None:
     """GET /api/v1 or /apis/<group>/<version>: an APIResourceList."""
-    served = resources.in_group_version(group, version)
+    served = resources.in_group_version(group, version) + [
+        r for r in custom if (r.group, r.version) == (group, version)
+    ]
     if not served:
         return None
     entries: list[dict[str, Any]] = []

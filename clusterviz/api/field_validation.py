@@ -13,7 +13,8 @@ from typing import Any
 
 import yaml
 
-from clusterviz.apimachinery.unstructured import dict_or_empty
+from clusterviz.apimachinery import structural
+from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 from . import codec, errors, schema
 from .request import ApiRequest
@@ -53,11 +54,9 @@ def check(req: ApiRequest, resource: Resource, obj: dict[str, Any], old: dict[st
         return
     if directive == "Ignore":
         return
-    # The object comes converted to the version it is stored in.
-    described = schema.for_kind(resource.group, resource.stored_as, resource.kind)
-    before = set(unknown_fields(described, old)) if old is not None else set()
+    before = set(_unknown(resource, old)) if old is not None else set()
     problems = [f'duplicate field "{path}"' for path in duplicate_fields(req.body, req.content_type)]
-    problems += [f'unknown field "{path}"' for path in unknown_fields(described, obj) if path not in before]
+    problems += [f'unknown field "{path}"' for path in _unknown(resource, obj) if path not in before]
     if not problems:
         return
     if directive == "Strict":
@@ -66,6 +65,14 @@ def check(req: ApiRequest, resource: Resource, obj: dict[str, Any], old: dict[st
             f"strict decoding error: {', '.join(problems)}"
         )
     req.context.setdefault(WARNINGS, []).extend(problems)
+
+
+def _unknown(resource: Resource, obj: dict[str, Any]) -> list[str]:
+    """The fields of ``obj`` its kind does not declare: a custom resource's are those its schema would prune."""
+    if resource.custom is not None:
+        return structural.prune(resource.custom.schema, deep_copy(obj))
+    # The object comes converted to the version it is stored in.
+    return unknown_fields(schema.for_kind(resource.group, resource.stored_as, resource.kind), obj)
 
 
 def _check_apply(

@@ -31,6 +31,7 @@ from .rbac_escalation import confirm_no_escalation
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import Resource
 from .validation import validate
+from .validation.custom_resource import prepare_custom_resource, validate_custom_resource
 
 # How often a patch is retried when a concurrent write got in first (as the real server does).
 PATCH_RETRIES = 8
@@ -141,7 +142,9 @@ def render(req: ApiRequest, resource: Resource, items: list[dict[str, Any]], rev
     """A List, a single object, or a Table when the client asked for one."""
     if req.wants_table:
         include = req.query.get("includeObject", "Metadata")
-        return tables.build_table(resource.plural, items, clock.now(), include_object=include, resource_version=str(revision))
+        columns = resource.custom.columns if resource.custom is not None else None
+        return tables.build_table(resource.plural, items, clock.now(), include_object=include,
+                                  resource_version=str(revision), custom_columns=columns)
     if single:
         return with_type(resource, items[0])
     return {
@@ -213,8 +216,10 @@ def check_type(resource: Resource, obj: dict[str, Any], expected_kind: str | Non
         raise errors.bad_request(
             f"json: cannot unmarshal {type(meta).__name__} into Go struct field {kind}.metadata of type v1.ObjectMeta"
         )
-    for section in ("spec", "status"):
-        if section in obj and obj[section] is not None and not isinstance(obj[section], dict) and kind != "ConfigMap":
+    # A custom kind's schema says what its spec and status are (and says so in its own words).
+    sections = () if resource.custom is not None or kind == "ConfigMap" else ("spec", "status")
+    for section in sections:
+        if section in obj and obj[section] is not None and not isinstance(obj[section], dict):
             raise errors.bad_request(
                 f"json: cannot unmarshal {type(obj[section]).__name__} into Go struct field {kind}.{section}"
             )
@@ -246,6 +251,13 @@ def _name_errors(obj: dict[str, Any]) -> list[FieldError]:
 
 def validated(resource: Resource, obj: dict[str, Any], old: dict[str, Any] | None = None) -> dict[str, Any]:
     """Apply defaults and validate; 422 Invalid with every field error."""
+    if resource.custom is not None:
+        obj = prepare_custom_resource(resource.custom.schema, obj)
+        problems = validate_custom_resource(resource.custom.schema, obj, old, namespaced=resource.namespaced)
+        if problems:
+            raise errors.invalid(resource.kind, resource.group, str(dict_or_empty(obj.get("metadata")).get("name") or ""),
+                                 problems)
+        return obj
     if resource.kind == "Secret" and (undecodable := secret_data.decoding_error(obj)) is not None:
         # Go's decoder refuses a Secret's bytes before any validation runs.
         raise errors.bad_request(f'Secret in version "v1" cannot be handled as a Secret: {undecodable}')

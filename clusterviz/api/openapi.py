@@ -11,11 +11,12 @@ import functools
 import hashlib
 import json
 import time
+from collections.abc import Sequence
 from email.utils import formatdate
 from typing import Any
 
 from . import openapi_proto, resources, schema
-from .schema.model import DEFINITIONS, Definition, Type
+from .schema.model import DEFINITIONS, META, Definition, Type
 
 V3_REF = "#/components/schemas/"
 V2_REF = "#/definitions/"
@@ -165,7 +166,7 @@ def _parse_gv(gv_path: str) -> tuple[str, str] | None:
     return None
 
 
-def root() -> dict[str, Any]:
+def root(custom: Sequence[resources.Resource] = ()) -> dict[str, Any]:
     """GET /openapi/v3: each group-version's document, its URL carrying the document's hash."""
     paths = {}
     for group, versions in resources.group_versions().items():
@@ -174,13 +175,75 @@ def root() -> dict[str, Any]:
             if built is not None:
                 key = _gv_key(group, version)
                 paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}?hash={built[1]}"}
+    for group, version in dict.fromkeys((r.group, r.version) for r in custom):
+        if _gv_key(group, version) not in paths and (built := _custom_v3(group, version, custom)) is not None:
+            key = _gv_key(group, version)
+            paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}?hash={built[1]}"}
     return {"paths": paths}
 
 
-def document(gv_path: str) -> tuple[bytes, str] | None:
+def document(gv_path: str, custom: Sequence[resources.Resource] = ()) -> tuple[bytes, str] | None:
     """GET /openapi/v3/api/v1 or /openapi/v3/apis/<group>/<version>: the JSON bytes and their hash (the ETag)."""
     gv = _parse_gv(gv_path)
-    return _v3(*gv) if gv is not None else None
+    if gv is None:
+        return None
+    return _v3(*gv) or _custom_v3(*gv, custom)
+
+
+def _custom_v3(group: str, version: str, custom: Sequence[resources.Resource]) -> tuple[bytes, str] | None:
+    """The document of a group version the cluster's CustomResourceDefinitions serve: each kind's schema as its
+    definition wrote it, with the object's type fields and metadata, as the CRD handler publishes it."""
+    served = [r for r in custom if (r.group, r.version) == (group, version)]
+    if not served:
+        return None
+    meta = [META + "ObjectMeta", META + "ListMeta"]
+    schemas = {n: _definition_schema(DEFINITIONS[n], V3_REF, True) for n in _closure(meta)}
+    for r in served:
+        name = schema.for_kind(r.group, r.version, r.kind).name
+        schemas[name] = _custom_kind_schema(r, name)
+        schemas[name + "List"] = _custom_list_schema(r, name)
+    doc = {"openapi": "3.0.0", "info": INFO, "paths": _paths(served, True), "components": {"schemas": schemas}}
+    raw = json.dumps(doc, separators=(",", ":")).encode()
+    return raw, etag_of(raw)
+
+
+def _type_meta(r: resources.Resource, list_kind: bool = False) -> dict[str, Any]:
+    kind = r.list_kind if list_kind else r.kind
+    return {
+        "apiVersion": {"type": "string", "description": "APIVersion defines the versioned schema of this "
+                       "representation of an object."},
+        "kind": {"type": "string", "description": f"Kind is a string value representing the REST resource this "
+                 f"object represents ({kind})."},
+    }
+
+
+def _custom_kind_schema(r: resources.Resource, name: str) -> dict[str, Any]:
+    """A custom kind's schema: the definition's own, with apiVersion, kind and metadata as every kind has them."""
+    out = json.loads(json.dumps(r.custom.schema)) if r.custom is not None else {}
+    out.setdefault("type", "object")
+    properties = out.setdefault("properties", {})
+    if isinstance(properties, dict):
+        properties.update(_type_meta(r))
+        properties["metadata"] = {"allOf": [{"$ref": V3_REF + META + "ObjectMeta"}],
+                                  "description": "Standard object's metadata."}
+    out["x-kubernetes-group-version-kind"] = [{"group": r.group, "kind": r.kind, "version": r.version}]
+    return out
+
+
+def _custom_list_schema(r: resources.Resource, name: str) -> dict[str, Any]:
+    return {
+        "description": f"{r.list_kind} is a list of {r.kind}",
+        "type": "object",
+        "required": ["items"],
+        "properties": {
+            **_type_meta(r, list_kind=True),
+            "items": {"type": "array", "items": {"$ref": V3_REF + name},
+                      "description": f"List of {r.plural}. More info: https://kubernetes.io/docs/reference/"
+                                     "kubernetes-api/common-definitions/object-meta/"},
+            "metadata": {"allOf": [{"$ref": V3_REF + META + "ListMeta"}], "description": "Standard list metadata."},
+        },
+        "x-kubernetes-group-version-kind": [{"group": r.group, "kind": r.list_kind, "version": r.version}],
+    }
 
 
 def etag_of(raw: bytes) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -77,8 +77,9 @@ class ResourcePath:
     sub: str
 
 
-def parse_resource_path(group: str, version: str, rest: list[str]) -> ResourcePath:
-    """Turn the segments after /api/v1 or /apis/<g>/<v> into a ResourcePath (404 if none)."""
+def parse_resource_path(group: str, version: str, rest: list[str], custom: Sequence[resources.Resource] = ()) -> ResourcePath:
+    """Turn the segments after /api/v1 or /apis/<g>/<v> into a ResourcePath (404 if none); ``custom`` are the
+    cluster's custom resources."""
     namespace = ""
     if rest[:1] == ["namespaces"] and len(rest) >= 3:
         ns_res = resources.lookup(group, version, "namespaces")
@@ -86,7 +87,9 @@ def parse_resource_path(group: str, version: str, rest: list[str]) -> ResourcePa
             namespace, rest = rest[1], rest[2:]
     if not rest or len(rest) > 3 or any(not part for part in rest):
         raise errors.not_found_path()
-    resource = resources.lookup(group, version, rest[0])
+    resource = resources.lookup(group, version, rest[0]) or next(
+        (r for r in custom if (r.group, r.version, r.plural) == (group, version, rest[0])), None
+    )
     if resource is None:
         raise errors.not_found_path()
     if namespace and not resource.namespaced:

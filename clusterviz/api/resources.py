@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 ALL_VERBS = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
 
@@ -29,6 +30,8 @@ class Resource:
     extra: dict[str, str] = field(default_factory=dict, compare=False)
     # The version objects are stored in when this version is a converted view of them ("" = this one).
     storage_version: str = ""
+    # A custom resource's version as its CustomResourceDefinition describes it (see api/customresources.py).
+    custom: Any = field(default=None, compare=False)
 
     @property
     def group_version(self) -> str:
@@ -125,6 +128,8 @@ RESOURCES: tuple[Resource, ...] = (
     Resource("networking.k8s.io", "v1", "ingresses", "Ingress", True, ("ing",), (), ALL_VERBS, ("status",),
              has_status=True, tracks_generation=True),
     Resource("networking.k8s.io", "v1", "ingressclasses", "IngressClass", False, tracks_generation=True),
+    Resource("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", False,
+             ("crd", "crds"), ("api-extensions",), ALL_VERBS, ("status",), has_status=True),
     Resource("apiregistration.k8s.io", "v1", "apiservices", "APIService", False, (), ("api-extensions",), ALL_VERBS,
              ("status",), has_status=True),
     Resource("rbac.authorization.k8s.io", "v1", "clusterrolebindings", "ClusterRoleBinding", False),

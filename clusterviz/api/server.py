@@ -14,6 +14,7 @@ from clusterviz.store import kv
 
 from . import (
     clock,
+    customresources,
     deletion,
     discovery,
     errors,
@@ -28,6 +29,7 @@ from . import (
     virtual,
 )
 from .request import ApiRequest, ApiResponse, ResourcePath, parse_resource_path
+from .resources import Resource
 from .tokens import request_token
 from .watch import watch
 
@@ -67,15 +69,22 @@ async def _route(req: ApiRequest) -> ApiResponse:
             or (parts[0] == "api" and len(parts) == 2) or (parts[0] == "apis" and len(parts) in (2, 3)):
         if req.method not in ("GET", "HEAD"):
             raise errors.StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource")
-        await handlers.cluster_id(req.cluster)
-        return _discovery(req, parts)
+        cid = await handlers.cluster_id(req.cluster)
+        # Only the group lists and the OpenAPI documents change with the cluster's own definitions.
+        custom = await customresources.served(cid) if parts[:1] in (["apis"], ["openapi"]) else []
+        return _discovery(req, parts, custom)
     if parts[0] == "api" and len(parts) >= 3:
         group, version, rest = "", parts[1], parts[2:]
     elif parts[0] == "apis" and len(parts) >= 4:
         group, version, rest = parts[1], parts[2], parts[3:]
     else:
         raise errors.not_found_path()
-    rp = parse_resource_path(group, version, rest)
+    try:
+        rp = parse_resource_path(group, version, rest)
+    except errors.StatusError:
+        if not group:
+            raise
+        rp = parse_resource_path(group, version, rest, await customresources.served(await handlers.cluster_id(req.cluster)))
     if reviews.handles(rp):
         return await reviews.review(req, rp)  # answered here, never a write
     if rp.sub in streams.SUBRESOURCES and rp.name:
@@ -111,7 +120,7 @@ async def _route(req: ApiRequest) -> ApiResponse:
             return await _verb(req, rp)
 
 
-def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:
+def _discovery(req: ApiRequest, parts: list[str], custom: list[Resource]) -> ApiResponse:
     body: dict[str, Any] | None = None
     if not parts:
         body = {"paths": ROOT_PATHS}
@@ -122,18 +131,18 @@ def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:
     elif parts == ["api"]:
         body = discovery.core_versions(req.host)
     elif parts == ["apis"]:
-        body = discovery.group_list()
+        body = discovery.group_list(custom)
     elif parts[0] == "api":
         body = discovery.resource_list("", parts[1])
     elif parts[0] == "apis" and len(parts) == 2:
-        body = discovery.group(parts[1])
+        body = discovery.group(parts[1], custom)
     elif parts[0] == "apis":
-        body = discovery.resource_list(parts[1], parts[2])
+        body = discovery.resource_list(parts[1], parts[2], custom)
     elif parts[:2] == ["openapi", "v3"] and len(parts) > 2:
-        return _openapi_v3(req, "/".join(parts[2:]))
+        return _openapi_v3(req, "/".join(parts[2:]), custom)
     elif parts[:2] == ["openapi", "v3"]:
         # Go marshals the map of paths with its keys sorted, and with no newline after it.
-        raw = json.dumps(openapi.root(), separators=(",", ":"), sort_keys=True).encode()
+        raw = json.dumps(openapi.root(custom), separators=(",", ":"), sort_keys=True).encode()
         return _conditional(req, raw, openapi.etag_of(raw), "application/json", {})
     elif parts == ["openapi", "v2"]:
         # One ETag for both encodings: the JSON document's, as kube-openapi's v2 handler computes it.
@@ -146,8 +155,8 @@ def _discovery(req: ApiRequest, parts: list[str]) -> ApiResponse:
     return ApiResponse(200, body)
 
 
-def _openapi_v3(req: ApiRequest, gv_path: str) -> ApiResponse:
-    built = openapi.document(gv_path)
+def _openapi_v3(req: ApiRequest, gv_path: str, custom: list[Resource]) -> ApiResponse:
+    built = openapi.document(gv_path, custom)
     if built is None:
         raise errors.not_found_path()
     raw, etag = built

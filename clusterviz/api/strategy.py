@@ -14,7 +14,7 @@ from typing import Any
 
 from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
-from . import apiservices, clock
+from . import apiservices, clock, customresources
 from .resources import Resource
 
 # generateName suffix alphabet: no vowels and no look-alikes, as upstream.
@@ -88,6 +88,11 @@ def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any
         obj["status"] = {"phase": "Pending"}
     elif kind == "APIService":
         obj["status"] = apiservices.status_on_create(obj, clock.rfc3339())
+    elif kind == "CustomResourceDefinition":
+        obj["status"] = customresources.status_on_create(obj, clock.rfc3339())
+    elif resource.custom is not None and resource.has_status:
+        # With a status subresource, a custom resource's status is written only through it.
+        obj.pop("status", None)
     elif kind == "Namespace":
         obj.setdefault("spec", {}).setdefault("finalizers", ["kubernetes"])
         obj["status"] = {"phase": "Active"}
@@ -117,6 +122,8 @@ def prepare_for_update(resource: Resource, old: dict[str, Any], new: dict[str, A
             new["spec"]["finalizers"] = deep_copy(finalizers)
         elif isinstance(new.get("spec"), dict):
             new["spec"].pop("finalizers", None)
+    if resource.kind == "CustomResourceDefinition" and isinstance(new.get("status"), dict):
+        customresources.follow_spec(new)
     if "generation" in old_meta and new.get("spec") != old.get("spec"):
         meta["generation"] = int(old_meta["generation"]) + 1
     if resource.kind == "DaemonSet":

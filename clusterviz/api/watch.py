@@ -87,6 +87,7 @@ async def _stream(
                 clock.now(),
                 include_object=include,
                 resource_version=str(obj.get("metadata", {}).get("resourceVersion", "")),
+                custom_columns=resource.custom.columns if resource.custom is not None else None,
             )
         return with_type(resource, obj)
 

@@ -14,6 +14,7 @@ from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer, key_of
 
 from .apiservice_availability import APIServiceAvailabilityController
+from .crd_registration import CRDRegistrationController
 from .cronjob import CronJobController
 from .daemonset import DaemonSetController
 from .deployment import DeploymentController
@@ -79,6 +80,7 @@ INFORMERS = (
     ("configmaps", ""),
     ("resourcequotas", ""),
     ("apiservices", ""),
+    ("customresourcedefinitions", ""),
 )
 
 
@@ -130,6 +132,7 @@ class ControllerManager:
             ServiceAccountsController(self),
             RootCAPublisher(self),
             APIServiceAvailabilityController(self),
+            CRDRegistrationController(self),
         ]
 
     async def run(self) -> None:

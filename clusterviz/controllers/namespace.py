@@ -18,6 +18,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import clock, errors, resources
+from clusterviz.api.client import path_for
 from clusterviz.api.informer import Handler
 
 from .util import Obj, Worker, deleting, meta, spec, status
@@ -126,14 +127,15 @@ class NamespaceController:
     async def _delete_content(self, namespace: str) -> Remaining:
         """Delete every collection in the namespace, then count what is still there."""
         left = Remaining()
-        for resource in namespaced_resources():
-            plural = f"{resource.plural}.{resource.group}" if resource.group else resource.plural
+        custom = [r for r in await self.client.custom_resources()
+                  if r.namespaced and {"delete", "list"} <= set(r.verbs)]
+        for resource in namespaced_resources() + custom:
             if "deletecollection" in resource.verbs:
-                await self.client.delete_collection(plural, namespace)
-            items = (await self.client.list(plural, namespace)).get("items") or []
+                await self.client.request("DELETE", path_for(resource, namespace), payload={})
+            items = (await self.client.request("GET", path_for(resource, namespace))).body.get("items") or []
             for item in items:
                 if "deletecollection" not in resource.verbs and not deleting(item):
-                    await self._delete_one(plural, namespace, item)
+                    await self._delete_one(resource, namespace, item)
                 left.finalizers.update(meta(item).get("finalizers") or [])
                 if resource.kind == "Pod":
                     left.grace = max(left.grace, _grace_left(item))
@@ -141,9 +143,9 @@ class NamespaceController:
                 left.instances[f"{resource.plural}.{resource.group}"] = len(items)
         return left
 
-    async def _delete_one(self, plural: str, namespace: str, item: Obj) -> None:
+    async def _delete_one(self, resource: resources.Resource, namespace: str, item: Obj) -> None:
         try:
-            await self.client.delete(plural, meta(item)["name"], namespace)
+            await self.client.request("DELETE", path_for(resource, namespace, meta(item)["name"]), payload={})
         except errors.StatusError as exc:
             if exc.code != 404:
                 raise

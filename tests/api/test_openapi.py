@@ -189,6 +189,10 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "Ingress": {"spec": {"tls": [{"hosts": ["a.com"], "secretName": "cert"}], "rules": [{"host": "a.com", "http": {
         "paths": [{"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "a", "port": {"number": 80}}}}]}}]}},
     "IngressClass": {"spec": {"controller": "k8s.io/ingress-nginx", "parameters": {"kind": "P", "name": "p"}}},
+    "CustomResourceDefinition": {"spec": {"group": "stable.example.com", "scope": "Namespaced",
+                                          "names": {"plural": "crontabs", "kind": "CronTab"},
+                                          "versions": [{"name": "v1", "served": True, "storage": True,
+                                                        "schema": {"openAPIV3Schema": {"type": "object"}}}]}},
     "APIService": {"spec": {"group": "wardle.example.com", "version": "v1alpha1", "groupPriorityMinimum": 1000,
                             "versionPriority": 15, "service": {"namespace": "wardle", "name": "api"}}},
     "ResourceQuota": {"spec": {"hard": {"pods": "2", "requests.cpu": "1"}, "scopes": ["NotBestEffort"]}},

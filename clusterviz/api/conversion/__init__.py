@@ -25,6 +25,10 @@ CONVERTERS: dict[tuple[str, str, str], tuple[Convert, Convert]] = {
 def _pair(resource: Resource) -> tuple[Convert, Convert] | None:
     if resource.stored_as == resource.version:
         return None
+    if resource.custom is not None:
+        # A custom resource's versions differ only in apiVersion (conversion strategy None).
+        served, stored = resource.group_version, resource.stored_group_version
+        return (lambda obj: {**obj, "apiVersion": stored}), (lambda obj: {**obj, "apiVersion": served})
     return CONVERTERS.get((resource.group, resource.kind, resource.version))
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from clusterviz.apimachinery.unstructured import deep_copy
 
+from . import custom
 from .apiregistration import _print_api_service
 from .autoscaling import _print_horizontal_pod_autoscaler
 from .batch import _print_cron_job, _print_job
@@ -94,6 +95,7 @@ def build_table(
     now: datetime,
     include_object: str = "Metadata",
     resource_version: str = "",
+    custom_columns: tuple[dict[str, Any], ...] | None = None,
 ) -> dict:
     """Render ``objects`` as the ``meta.k8s.io/v1`` Table a kube-apiserver returns for ``resource``.
 
@@ -106,10 +108,11 @@ def build_table(
     for unrecognised values) embeds a PartialObjectMetadata per row,
     ``Object`` a copy of the full object, ``None`` nothing. A non-empty
     ``resource_version`` becomes ``metadata.resourceVersion``, which
-    ``kubectl get -w`` watches from.
+    ``kubectl get -w`` watches from. A custom resource's table has the Name column and its
+    ``custom_columns`` (its CRD version's additionalPrinterColumns).
     """
     canonical = _canonical_resource(resource)
-    printer = _PRINTERS.get(canonical, _print_default)
+    printer = custom.printer(custom_columns) if custom_columns is not None else _PRINTERS.get(canonical, _print_default)
     now_ns = _datetime_to_ns(now)
     items: Iterable[Any] = (
         objects if isinstance(objects, Iterable) and not isinstance(objects, (str, bytes, dict)) else []
@@ -135,6 +138,8 @@ def build_table(
         "kind": "Table",
         "apiVersion": "meta.k8s.io/v1",
         "metadata": metadata,
-        "columnDefinitions": column_definitions(canonical),
+        "columnDefinitions": (
+            custom.column_definitions(custom_columns) if custom_columns is not None else column_definitions(canonical)
+        ),
         "rows": rows,
     }
