@@ -13,6 +13,7 @@ from clusterviz.api.defaulting import apply_defaults
 from clusterviz.api.schema.model import DEFINITIONS, Type
 from clusterviz.api.schema.unknown import unknown_fields
 from clusterviz.api.validation import FieldError, validate
+from clusterviz.api.validation.crd import validate_custom_resource_definition_status
 
 KIND = "CustomResourceDefinition"
 DNS1035 = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
@@ -395,6 +396,17 @@ def test_an_update_keeps_an_invalid_type_the_stored_definition_already_had():
     new["spec"]["versions"][0]["served"] = False
     assert messages(new, old) == []
     assert len(messages(new)) == 1
+
+
+def test_a_status_write_judges_only_the_accepted_names():
+    old = established(crontab())
+    old["status"]["storedVersions"] = ["v1beta1", "v1"]
+    new = copy.deepcopy(old)
+    new["status"]["storedVersions"] = []
+    assert validate_custom_resource_definition_status(new, old) == []
+    new["status"]["acceptedNames"] = {"plural": "Cron Tabs", "kind": "CronTab"}
+    assert [str(e) for e in validate_custom_resource_definition_status(new, old)] == [
+        f'status.acceptedNames.plural: Invalid value: "Cron Tabs": {DNS1035}']
 
 
 # --- nasty shapes ---------------------------------------------------------------------------------

@@ -156,6 +156,16 @@ def validate_custom_resource_definition(obj: dict[str, Any], old: dict[str, Any]
     return errs
 
 
+def validate_custom_resource_definition_status(obj: dict[str, Any], old: dict[str, Any]) -> Errors:
+    """A write to /status (upstream's ValidateUpdateCustomResourceDefinitionStatus): only the accepted names are
+    judged, so a storage migration may rewrite storedVersions freely."""
+    errs = validate_object_meta_update(obj, old)
+    status = get_dict(obj, "status", "", errs) or {}
+    accepted = get_dict(status, "acceptedNames", "status", errs) or {}
+    errs.extend(_validate_names(accepted, "status.acceptedNames", errs))
+    return errs
+
+
 def _options(old: dict[str, Any]) -> _Options:
     """What the stored definition already breaks; found by judging it as a new one (its errors are dropped)."""
     scratch: Errors = []
