@@ -1,8 +1,9 @@
 """Top-level URLs: the admin, and each cluster's API server under /c/<cluster>/."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
+from clusterviz.api import views as api_views
 from clusterviz.web import actions, clusters, console, kubectl, objects, present, scoring
 from clusterviz.web import views as web
 
@@ -42,4 +43,5 @@ urlpatterns = [
     path("c/<slug:cluster>/present/step", present.set_step, name="present-step"),
     path("c/<slug:cluster>/present/action", present.run_action, name="present-action"),
     path("c/<slug:cluster>/", include("clusterviz.api.urls")),
+    re_path(r"^(?P<path>version|healthz|livez|readyz)\Z", api_views.unprefixed),
 ]

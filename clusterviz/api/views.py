@@ -11,7 +11,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from . import errors
+from . import discovery, errors
 from .request import ApiRequest, ApiResponse
 from .server import dispatch, error_response
 
@@ -49,6 +49,17 @@ async def api(request: HttpRequest, cluster: str, path: str = "") -> HttpRespons
     )
     req.user, req.groups, req.granted = getattr(request, "clusterviz_access", ANONYMOUS_ACCESS)
     return to_http(await dispatch(req))
+
+
+async def unprefixed(request: HttpRequest, path: str) -> HttpResponse | StreamingHttpResponse:
+    """/version and the health checks at the site's root, which no cluster changes.
+
+    ``kubectl --server http://host/c/<cluster> get --raw /version`` asks the host's root: kubectl's
+    raw requests drop the server URL's path.
+    """
+    if path == "version":
+        return to_http(ApiResponse(200, discovery.VERSION_INFO))
+    return to_http(ApiResponse(200, "ok", content_type="text/plain"))
 
 
 def encode(body: Any) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import threading
@@ -244,3 +245,12 @@ def test_auth_on_the_open_demo_cluster(kubectl: Kubectl):
     assert [line.split(None, 1) for line in who] == [
         ["ATTRIBUTE", "VALUE"], ["Username", "system:anonymous"], ["Groups", "[system:unauthenticated]"],
     ]
+
+
+def test_raw_requests_for_the_version_and_health_reach_the_sites_root(kubectl: Kubectl):
+    # kubectl sends --raw paths without the server URL's /c/<cluster> prefix.
+    version = json.loads(ok(kubectl("get", "--raw", "/version")))
+    assert (version["major"], version["minor"], version["gitVersion"]) == ("1", "32", "v1.32.0")
+    for check in ("/healthz", "/livez", "/readyz"):
+        assert ok(kubectl("get", "--raw", check)) == "ok"
+    assert json.loads(ok(kubectl("version", "-o", "json")))["serverVersion"]["gitVersion"] == "v1.32.0"
