@@ -296,8 +296,19 @@ REFUSED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
      'annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111'),
     ("deprecation-warning", lambda c: c["spec"]["versions"][0].update(deprecationWarning="old"),
      'spec.versions[0].deprecationWarning: Invalid value: "old": can only be set for deprecated versions'),
-    ("selectable-metadata", lambda c: c["spec"]["versions"][0].update(selectableFields=[{"jsonPath": ".metadata.x"}]),
-     'spec.selectableFields[0].jsonPath: Invalid value: ".metadata.x": must not point to fields in metadata'),
+    ("selectable-metadata", lambda c: spec_schema(c)["properties"].update(metadata={"type": "object", "properties": {
+        "name": {"type": "string"}}}) or c["spec"]["versions"][0].update(selectableFields=[
+            {"jsonPath": ".metadata.name"}]),
+     'spec.selectableFields[0].jsonPath: Invalid value: ".metadata.name": must not point to fields in metadata'),
+    ("selectable-unknown", lambda c: c["spec"]["versions"][0].update(selectableFields=[{"jsonPath": ".spec.color"}]),
+     'spec.selectableFields[0].jsonPath: Invalid value: ".spec.color": is an invalid path: does not refer to a valid '
+     "field"),
+    ("selectable-object", lambda c: c["spec"]["versions"][0].update(selectableFields=[{"jsonPath": ".spec"}]),
+     'spec.selectableFields[0].jsonPath: Invalid value: ".spec": must point to a field of type string, boolean or '
+     "integer. Enum string fields and strings with formats are allowed."),
+    ("selectable-twice", lambda c: c["spec"]["versions"][0].update(selectableFields=[
+        {"jsonPath": ".spec.image"}, {"jsonPath": ".spec.image"}]),
+     'spec.selectableFields[1].jsonPath: Duplicate value: ".spec.image"'),
 ]
 
 

@@ -9,6 +9,7 @@ them, and name a version's own only where the versions differ.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -446,14 +447,35 @@ def _validate_columns(columns: Any, path: str) -> Errors:
     return errs
 
 
-def _field_schema(schema: dict[str, Any], json_path: str) -> dict[str, Any] | None:
+def _resolve_field(schema: dict[str, Any], json_path: str) -> tuple[list[str], dict[str, Any] | None]:
+    """The field a selectable field's path names and its schema, as upstream's ValidFieldPath finds them
+    (dots only, no array notation); ValueError says why the path names no field."""
+    tokens = [t for t in re.split(r"([.\[\]])", json_path) if t]
+    names: list[str] = []
     node: dict[str, Any] | None = schema
-    for part in json_path.lstrip(".").split("."):
+    at = 0
+    while at < len(tokens):
+        token = tokens[at]
+        if token == "[":
+            raise ValueError("array notation is not allowed")
+        if token != ".":
+            raise ValueError(f"expected [ or . but got: {token}")
+        if at + 1 == len(tokens):
+            raise ValueError("unexpected end of JSON path")
+        name, at = tokens[at + 1], at + 2
         props = node.get("properties") if node is not None else None
-        node = props.get(part) if isinstance(props, dict) else None
-        if not isinstance(node, dict):
-            return None
-    return node
+        extra = node.get("additionalProperties") if node is not None else None
+        if isinstance(props, dict):
+            found = props.get(name)
+            if not isinstance(found, dict):
+                raise ValueError("does not refer to a valid field")
+            node = found
+        elif extra is not None:
+            node = extra if isinstance(extra, dict) else None
+        else:
+            raise ValueError("does not refer to a valid field")
+        names.append(name)
+    return names, node
 
 
 def _validate_selectable(fields: list[Any], schema: dict[str, Any] | None, path: str, missing: str) -> Errors:
@@ -469,15 +491,20 @@ def _validate_selectable(fields: list[Any], schema: dict[str, Any] | None, path:
             continue
         if not isinstance(json_path, str):
             continue
-        if json_path.lstrip(".").split(".")[0] == "metadata":
+        try:
+            names, target = _resolve_field(schema, json_path)
+        except ValueError as problem:
+            errs.append(invalid(value_path, json_path, f"is an invalid path: {problem}"))
+            continue
+        if names[:1] == ["metadata"]:
             errs.append(invalid(value_path, json_path, "must not point to fields in metadata"))
-        target = _field_schema(schema, json_path)
-        if target is not None and target.get("type") not in ("string", "boolean", "integer"):
+        if target is None or target.get("type") not in ("string", "boolean", "integer"):
             errs.append(invalid(value_path, json_path, "must point to a field of type string, boolean or integer. "
                                                        "Enum string fields and strings with formats are allowed."))
-        if json_path in seen:
+        canonical = ".".join(names)
+        if canonical in seen:
             errs.append(duplicate(value_path, json_path))
-        seen.add(json_path)
+        seen.add(canonical)
     if len(seen) > MAX_SELECTABLE_FIELDS:
         errs.append(too_many(path, len(seen), MAX_SELECTABLE_FIELDS))
     return errs
