@@ -131,3 +131,17 @@ def test_nulls_the_schema_neither_allows_nor_defaults_are_dropped_unreported(pro
     obj = {"spec": spec}
     assert prune(spec_schema(props), obj) == []
     assert obj == {"spec": expected}
+
+
+def test_below_the_resource_root_type_and_object_meta_are_ordinary_fields_and_nulls_stay():
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    value = {"a": None, "kind": "K", "metadata": {}}
+    assert prune(schema, value, resource_root=False) == ["kind", "metadata"]
+    assert value == {"a": None}
+
+
+def test_below_the_resource_root_an_embedded_resource_keeps_its_type_and_object_meta():
+    schema = {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {}}
+    value = {"apiVersion": "v1", "kind": "Pod", "metadata": {"x": 1}, "spec": {}}
+    assert prune(schema, value, resource_root=False) == ["spec"]
+    assert value == {"apiVersion": "v1", "kind": "Pod", "metadata": {"x": 1}}

@@ -37,16 +37,22 @@ __all__ = ["prune"]
 _META_FIELDS = frozenset(("apiVersion", "kind", "metadata"))
 
 
-def prune(schema: dict[str, Any], obj: Any) -> list[str]:
+def prune(schema: dict[str, Any], obj: Any, *, resource_root: bool = True) -> list[str]:
     """Drop, in place, every field of ``obj`` the schema does not declare; return their paths, sorted.
 
-    Nulls the schema neither allows nor defaults are dropped too, unreported, as upstream does next.
+    For a whole resource (``resource_root``, the default), apiVersion, kind and metadata stay at the root
+    and the nulls the schema neither allows nor defaults are dropped too, unreported, as upstream does
+    next. With ``resource_root=False`` (a value below the root, such as a schema's ``default``) the root is
+    an ordinary object unless the schema marks it an embedded resource, and nulls stay, as upstream's
+    check of defaults prunes them.
     """
     root = dict(as_schema(schema) or {})
-    root[EMBEDDED_RESOURCE] = True  # the resource itself keeps its type and object meta
+    if resource_root:
+        root[EMBEDDED_RESOURCE] = True  # the resource itself keeps its type and object meta
     dropped: list[str] = []
     _prune(obj, root, "", dropped)
-    _drop_disallowed_nulls(obj, root)
+    if resource_root:
+        _drop_disallowed_nulls(obj, root)
     return sorted(dropped)
 
 
