@@ -10,7 +10,7 @@ clusters of 3 nodes in live mode at 1x, each opened once. Figures, as one JSON o
 - ``apply_p50_s`` / ``apply_p95_s`` / ``apply_max_s``: one ``kubectl apply`` of a 3-replica
   Deployment to each cluster but the first, ``--parallel`` at a time;
 - ``all_running_s``: from the first apply until every Pod of every such cluster is Running;
-- ``apply_failures``: the error of each apply that failed (kubectl's own message);
+- ``apply_failures``: the error of each apply that failed (the last line of kubectl's message);
 - ``peak_rss_mib``: the peak resident memory of each server process.
 """
 
@@ -118,7 +118,8 @@ def main() -> None:
                 started = time.perf_counter()
                 done = Kubectl(binary, server.cluster_url(name), home)("apply", "-f", str(MYAPP), timeout=120)
                 if done.returncode != 0:
-                    failures.append(f"{name}: {done.stderr.strip()}")
+                    last = done.stderr.strip().splitlines()[-1:] or ["(no message)"]
+                    failures.append(f"{name}: {last[0]}")
                 return time.perf_counter() - started
 
             targets = names[1:]

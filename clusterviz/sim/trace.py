@@ -91,15 +91,14 @@ def _write(batches: list[Batch]) -> None:
     """Every engine's messages and clock in one transaction, the clocks as one prepared UPDATE."""
     with kv.exclusive(), transaction.atomic():
         rows = [
-            FlowMessage(cluster=cluster, seq=m.seq, time=m.time, sender=m.sender, to=m.to, verb=m.verb,
-                        kind=m.kind, namespace=m.namespace, name=m.name, step=m.step, summary=m.summary)
+            (cluster, m.seq, m.time, m.sender, m.to, m.verb, m.kind, m.namespace, m.name, m.step, m.summary)
             for cluster, messages, _ in batches
             for m in messages
         ]
-        if rows:
-            FlowMessage.objects.bulk_create(rows, ignore_conflicts=True)
         clocks = [(state["time"], state["last_seq"], cluster) for cluster, _, state in batches]
         with connection.cursor() as cursor:
+            if rows:
+                cursor.executemany(_insert_messages(), rows)
             cursor.executemany(_SAVE_CLOCK, clocks)
             changed = cursor.rowcount
         if changed != len(clocks):
@@ -110,6 +109,20 @@ def _write(batches: list[Batch]) -> None:
                     Simulation.objects.create(cluster=cluster, **state)
 
 
+def _insert_messages() -> str:
+    """One prepared INSERT of trace rows, skipping any already saved (a message is saved once).
+
+    A class's burst of applies saves thousands of messages a second; the ORM's bulk_create built each
+    row's SQL in Python, and that alone was 8% of the server's time.
+    """
+    quote = connection.ops.quote_name
+    table = quote(FlowMessage._meta.db_table)
+    columns = ", ".join(quote(c) for c in _MESSAGE_COLUMNS)
+    marks = ", ".join(["%s"] * len(_MESSAGE_COLUMNS))
+    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) ON CONFLICT ({quote('cluster')}, {quote('seq')}) DO NOTHING"
+
+
+_MESSAGE_COLUMNS = ("cluster", "seq", "time", "sender", "to", "verb", "kind", "namespace", "name", "step", "summary")
 _SAVE_CLOCK = (
     f'UPDATE "{Simulation._meta.db_table}" SET "time" = %s, "last_seq" = %s WHERE "cluster" = %s'
 )
