@@ -25,7 +25,7 @@ from clusterviz.apimachinery.structural import pruning
 from clusterviz.apimachinery.structural import validation as engine
 from clusterviz.apimachinery.unstructured import deep_copy
 
-from .common import BAD, as_dict, as_list, child, get_bool, get_str, get_str_list, index, key, type_error
+from .common import BAD, as_dict, as_list, child, get_bool, get_opt_str, get_str, get_str_list, index, key, type_error
 
 OPENAPI_V3_TYPES: Final = ["array", "boolean", "integer", "number", "object", "string"]
 LIST_TYPES: Final = ["atomic", "set", "map"]
@@ -304,8 +304,8 @@ class _Language:
         if node.get("x-kubernetes-preserve-unknown-fields") is False:
             self.add(invalid(child(path, "x-kubernetes-preserve-unknown-fields"), False, "must be true or undefined"))
         errs: list[FieldError] = []
-        map_type = get_str(node, "x-kubernetes-map-type", path, errs) if "x-kubernetes-map-type" in node else None
-        list_type = get_str(node, "x-kubernetes-list-type", path, errs) if "x-kubernetes-list-type" in node else None
+        map_type = get_opt_str(node, "x-kubernetes-map-type", path, errs)
+        list_type = get_opt_str(node, "x-kubernetes-list-type", path, errs)
         map_keys = get_str_list(node, "x-kubernetes-list-map-keys", path, errs) or []
         for error in errs:
             self.add(error)
