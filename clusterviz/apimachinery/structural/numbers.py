@@ -53,14 +53,17 @@ def go_int64(value: float) -> int:
 def is_json_integer(value: float) -> bool:
     """go-openapi's ``IsFloat64AJSONInteger``: integral within 2^53, allowing a relative error of 1e-9.
 
-    The tolerance is why ``multipleOf: 0.1`` accepts ``0.3`` (1 / 0.1 * 0.3 is 3.0000000000000004).
+    The tolerance is why ``multipleOf: 0.01`` accepts ``0.07`` (1 / 0.01 * 0.07 is 7.000000000000001).
     """
     if not math.isfinite(value) or abs(value) > MAX_JSON_FLOAT:
         return False
     whole = float(math.trunc(value))
     if value == whole:
         return True
-    # Go compares with the truncated value only: 2.9999999999999996 is not an integer, 3.0000000000000004 is.
+    if value < 0:
+        # Go truncates through uint64, which wraps a negative value: only exact integers pass.
+        return False
+    # Go compares with the truncated value only: 6.999999999999999 is not an integer, 7.000000000000001 is.
     return whole != 0 and abs(value - whole) / (abs(value) + abs(whole)) < _EPSILON
 
 
