@@ -691,13 +691,20 @@ _DEFAULTERS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
 
 
 def apply_defaults(kind: str, obj: dict[str, Any]) -> dict[str, Any]:
-    """Return a defaulted deep copy of ``obj``; ``obj`` itself is not modified."""
+    """Return ``obj`` defaulted, as a deep copy for a kind with defaults; ``obj`` itself is not modified.
+
+    A kind without defaults only gets a copy of its top level (a scheduling decision on 100 nodes is
+    300 KB, and copying it whole cost more than the rest of its create).
+    """
+    defaulter = _DEFAULTERS.get(kind)
+    if defaulter is None:
+        if not isinstance(obj, dict):
+            return deep_copy(obj)
+        return {**obj, "metadata": {}} if obj.get("metadata") is None else {**obj}
     result = deep_copy(obj)
     if not isinstance(result, dict):
         return result
     if result.get("metadata") is None:
         result["metadata"] = {}
-    defaulter = _DEFAULTERS.get(kind)
-    if defaulter is not None:
-        defaulter(result)
+    defaulter(result)
     return result

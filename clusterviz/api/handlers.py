@@ -414,8 +414,10 @@ async def _admit_priority(cid: int, kind: str, obj: dict[str, Any], old: dict[st
 
 
 async def create(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
-    obj = req.payload if isinstance(req.payload, dict) else codec.decode_object(req.body, req.content_type)
-    return await create_object(req, rp, deep_copy(obj))
+    if isinstance(req.payload, dict):
+        # The in-process caller keeps its dict; a body decoded here is the create's own already.
+        return await create_object(req, rp, deep_copy(req.payload))
+    return await create_object(req, rp, codec.decode_object(req.body, req.content_type))
 
 
 def _preconditionresource_version(obj: dict[str, Any], rp: ResourcePath) -> int | None:

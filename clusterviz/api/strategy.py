@@ -51,8 +51,7 @@ def qos_class(pod: dict[str, Any]) -> str:
 
 
 def prepare_for_create(resource: Resource, obj: dict[str, Any]) -> dict[str, Any]:
-    """Server-set metadata and the status a new object starts with."""
-    obj = deep_copy(obj)
+    """Server-set metadata and the status a new object starts with, set on ``obj`` (the create's own copy)."""
     meta = obj.setdefault("metadata", {})
     meta["uid"] = str(uuid.uuid4())
     meta["creationTimestamp"] = clock.rfc3339()
