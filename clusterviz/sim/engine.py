@@ -44,7 +44,7 @@ TRACE_IN_MEMORY = 20_000
 # process: the idle clusters' renewals then come due together and share one wake-up of the event
 # loop and one store transaction, as an operating system coalesces timers that allow some slack.
 # Nothing else waits for them: a message or another timer due first still comes on time.
-BACKGROUND_SLACK = 0.5
+BACKGROUND_SLACK = 1.0
 
 
 @dataclass(order=True)

@@ -5,7 +5,7 @@ import math
 
 from clusterviz.sim.engine import BACKGROUND_SLACK, Engine
 
-# A slot of slack lasts 50 ms of wall time: long beside the event loop's delays on a busy machine.
+# A slot of slack lasts 100 ms of wall time: long beside the event loop's delays on a busy machine.
 SPEED = 10.0
 GRID = BACKGROUND_SLACK / SPEED
 
