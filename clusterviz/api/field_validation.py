@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from clusterviz.apimachinery import structural
+from clusterviz.api import structural
 from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 from . import codec, errors, schema

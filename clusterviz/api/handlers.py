@@ -249,8 +249,11 @@ def _name_errors(obj: dict[str, Any]) -> list[FieldError]:
     return []
 
 
-def validated(resource: Resource, obj: dict[str, Any], old: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Apply defaults and validate; 422 Invalid with every field error."""
+def validated(
+    resource: Resource, obj: dict[str, Any], old: dict[str, Any] | None = None, *, status: bool = False
+) -> dict[str, Any]:
+    """Apply defaults and validate (``status``: a write to the status subresource); 422 Invalid with every field
+    error."""
     if resource.custom is not None:
         obj = prepare_custom_resource(resource.custom.schema, obj)
         problems = validate_custom_resource(resource.custom.schema, obj, old, namespaced=resource.namespaced)
@@ -266,7 +269,7 @@ def validated(resource: Resource, obj: dict[str, Any], old: dict[str, Any] | Non
     except (TypeError, ValueError, AttributeError, KeyError):
         # Defaulting met a malformed body; validation below says what is wrong.
         pass
-    problems = _name_errors(obj) or validate(resource.kind, obj, old)
+    problems = _name_errors(obj) or validate(resource.kind, obj, old, status=status)
     if problems:
         name = (obj.get("metadata") or {}).get("name") or ""
         raise errors.invalid(resource.kind, resource.group, str(name), problems)
@@ -456,7 +459,7 @@ async def _write_update(
         new = strategy.prepare_for_update(resource, old, new)
         await _admit_priority(cid, resource.kind, new, old)
         await confirm_no_escalation(req, resource, new)
-    new = validated(resource, new, old)
+    new = validated(resource, new, old, status=rp.sub == "status")
     if resource.kind == "PersistentVolumeClaim" and rp.sub != "status":
         classes, _ = await _list(cid, "storageclasses.storage.k8s.io", None)
         refusal = storageclass.resize_refusal(new, old, classes)

@@ -20,7 +20,7 @@ from .autoscaling import validate_horizontal_pod_autoscaler
 from .batch import validate_cron_job, validate_job
 from .common import Errors, get_dict, get_int, type_error
 from .configmap import validate_config_map
-from .crd import validate_custom_resource_definition
+from .crd import validate_custom_resource_definition, validate_custom_resource_definition_status
 from .daemonset import validate_controller_revision, validate_daemon_set
 from .disruption import validate_pod_disruption_budget
 from .endpoints import validate_endpoints
@@ -99,18 +99,26 @@ VALIDATORS: dict[str, Validator] = {
     "APIService": validate_api_service,
     "CustomResourceDefinition": validate_custom_resource_definition,
 }
+# Kinds whose /status writes are judged by their own, narrower rules (an update of the status only).
+STATUS_VALIDATORS: dict[str, Callable[[dict[str, Any], dict[str, Any]], Errors]] = {
+    "CustomResourceDefinition": validate_custom_resource_definition_status,
+}
 
 
-def validate(kind: str, obj: Any, old: Any = None) -> list[FieldError]:
-    """Return every problem with ``obj`` (a create) or with ``obj`` replacing ``old`` (an update).
+def validate(kind: str, obj: Any, old: Any = None, *, status: bool = False) -> list[FieldError]:
+    """Return every problem with ``obj`` (a create) or with ``obj`` replacing ``old`` (an update; with
+    ``status``, a write to the status subresource).
 
     Unknown kinds have no rules and give no errors.
     """
     if not isinstance(obj, dict):
         return [type_error("", obj, "object")]
+    defaulted = apply_defaults(kind, obj)
+    previous = apply_defaults(kind, old) if isinstance(old, dict) else None
+    status_validator = STATUS_VALIDATORS.get(kind) if status else None
+    if status_validator is not None and previous is not None:
+        return status_validator(defaulted, previous)
     validator = VALIDATORS.get(kind)
     if validator is None:
         return []
-    defaulted = apply_defaults(kind, obj)
-    previous = apply_defaults(kind, old) if isinstance(old, dict) else None
     return validator(defaulted, previous)

@@ -18,11 +18,10 @@ import enum
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from clusterviz.apimachinery.field import FieldError, forbidden, invalid, not_supported, required
-
 # Modules, not their functions: the engine imports this package's helpers, so either may be imported first.
-from clusterviz.apimachinery.structural import pruning
-from clusterviz.apimachinery.structural import validation as engine
+from clusterviz.api.structural import pruning
+from clusterviz.api.structural import validation as engine
+from clusterviz.apimachinery.field import FieldError, forbidden, invalid, not_supported, required
 from clusterviz.apimachinery.unstructured import deep_copy
 
 from .common import BAD, as_dict, as_list, child, get_bool, get_opt_str, get_str, get_str_list, index, key, type_error

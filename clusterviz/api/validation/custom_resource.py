@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clusterviz.apimachinery import structural
+from clusterviz.api import structural
 
 from .common import Errors
 from .meta import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update

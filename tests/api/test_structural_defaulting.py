@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from clusterviz.apimachinery.structural import apply_defaults
+from clusterviz.api.structural import apply_defaults
 
 
 def spec_schema(props: dict[str, Any], **spec: Any) -> dict[str, Any]:

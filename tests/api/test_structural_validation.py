@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from clusterviz.apimachinery.structural import validate
+from clusterviz.api.structural import validate
 
 
 def spec_schema(props: dict[str, Any], **spec: Any) -> dict[str, Any]:
