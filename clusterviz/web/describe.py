@@ -8,6 +8,7 @@ API's own Event Table.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from clusterviz.api import clock
@@ -621,15 +622,59 @@ def describe_node(node: dict[str, Any], pods: list[dict[str, Any]]) -> Text:
     return text
 
 
-def describe_other(obj: dict[str, Any]) -> Text:
-    """Any other object: its header, then its top-level fields as kubectl's generic describer lists them."""
-    text = Text()
-    _header(text, obj)
-    for key, value in obj.items():
-        if key in ("apiVersion", "kind", "metadata"):
+# What the generic describer leaves out of an object's fields: the header printed them, or nobody reads them.
+_GENERIC_SKIPPED = frozenset({".metadata.managedFields", ".metadata.name", ".metadata.namespace", ".metadata.labels",
+                              ".metadata.annotations"})
+_ACRONYMS = frozenset({"API", "URL", "UID", "OSB", "GUID"})
+
+
+def smart_label(field_name: str) -> str:
+    """kubectl's smartLabelFor: ``cronSpec`` -> ``Cron Spec``, ``apiVersion`` -> ``API Version``; a name with
+    characters other than letters and '-' stays as it is."""
+    if any(not (c.isalpha() or c == "-") for c in field_name):
+        return field_name
+    parts = re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|-", field_name)
+    return " ".join(p.upper() if p.upper() in _ACRONYMS else p[:1].upper() + p[1:] for p in parts)
+
+
+def _go_value(value: Any) -> str:
+    """A scalar as Go's %v prints a decoded JSON value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "<nil>"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _unstructured(text: Text, level: int, content: dict[str, Any], prefix: str) -> None:
+    for name in sorted(content):
+        value, path = content[name], f"{prefix}.{name}"
+        if path in _GENERIC_SKIPPED:
             continue
-        text.add(0, key, value if not isinstance(value, (dict, list)) else "")
         if isinstance(value, dict):
-            for sub, sub_value in value.items():
-                text.add(1, sub, sub_value)
+            text.add(level, smart_label(name))
+            _unstructured(text, level + 1, value, path)
+        elif isinstance(value, list):
+            text.add(level, smart_label(name))
+            for item in value:
+                if isinstance(item, dict):
+                    _unstructured(text, level + 1, item, path)
+                else:
+                    text.raw(level + 1, _go_value(item))
+        else:
+            text.add(level, smart_label(name), _go_value(value))
+
+
+def describe_other(obj: dict[str, Any]) -> Text:
+    """Any kind without a describer of its own (custom resources, CustomResourceDefinitions...), as kubectl's
+    generic describer prints it: the header, then every field, sorted, with its smart label."""
+    text = Text()
+    meta = obj.get("metadata") or {}
+    text.add(0, "Name", meta.get("name", ""))
+    text.add(0, "Namespace", meta.get("namespace", ""))
+    text.mapping(0, "Labels", meta.get("labels"))
+    text.mapping(0, "Annotations", meta.get("annotations"), skip=(LAST_APPLIED,))
+    _unstructured(text, 0, obj, "")
     return text

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 from clusterviz.api import errors
 from clusterviz.api.client import Client, find_resource, path_for
 from clusterviz.api.metrics import LOAD_ANNOTATION
+from clusterviz.api.resources import Resource
 
 from . import describe as describers
 from .actions import WORKLOADS
@@ -52,10 +53,14 @@ TABS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "ingresses": (gettext_lazy("Ingresses + IngressClasses"), ("ingresses", "ingressclasses")),
     "quotas": (gettext_lazy("ResourceQuotas + LimitRanges"), ("resourcequotas", "limitranges")),
     "config": (gettext_lazy("ConfigMaps + Secrets + ServiceAccounts"), ("configmaps", "secrets", "serviceaccounts")),
+    # The cluster's own kinds follow their definitions' table (see CUSTOM_TAB).
+    "custom": (gettext_lazy("CustomResourceDefinitions + custom resources"), ("customresourcedefinitions",)),
     "nodes": (gettext_lazy("Nodes"), ("nodes",)),
     "events": (gettext_lazy("Events"), ("events",)),
 }
 DESCRIBABLE = {plural for _title, plurals in TABS.values() for plural in plurals}
+# The tab that also shows a table for each kind the cluster's CustomResourceDefinitions add.
+CUSTOM_TAB = "custom"
 # A Pod's describe panel ends with this many lines of each container's log.
 LOG_LINES_SHOWN = 20
 # The events tab shows the newest this many; a busy lesson makes hundreds.
@@ -95,6 +100,21 @@ def _event_time(row: dict[str, Any]) -> str:
     return str(event.get("lastTimestamp") or event.get("eventTime") or event.get("firstTimestamp") or "")
 
 
+def is_custom(plural: str) -> bool:
+    """Whether the page names a custom kind (``crontabs.stable.example.com``): built-in plurals have no dot."""
+    return "." in plural
+
+
+async def resolve(client: Client, plural: str) -> Resource:
+    """A built-in resource by its plural, or a custom one by ``plural.group``, as the cluster's discovery lists it."""
+    if not is_custom(plural):
+        return find_resource(plural)
+    for resource in await client.custom_resources():
+        if f"{resource.plural}.{resource.group}" == plural:
+            return resource
+    raise errors.StatusError(404, "NotFound", _('the server doesn\'t have a resource type "%(plural)s"') % {"plural": plural})
+
+
 async def get_table(
     client: Client, plural: str, namespace: str = "", field_selector: str = "", limit: int = 0
 ) -> dict[str, Any]:
@@ -104,16 +124,16 @@ async def get_table(
         query["fieldSelector"] = field_selector
     if limit:
         query["limit"] = str(limit)
-    resp = await client.request("GET", path_for(find_resource(plural), namespace), query=query, accept=TABLE_ACCEPT)
+    resource = await resolve(client, plural)
+    resp = await client.request("GET", path_for(resource, namespace), query=query, accept=TABLE_ACCEPT)
     table = resp.body
     if plural == "events":
         table["rows"].sort(key=_event_time)
     return table
 
 
-def object_table(plural: str, table: dict[str, Any]) -> ObjectTable:
+def object_table(plural: str, table: dict[str, Any], namespaced: bool) -> ObjectTable:
     """Lay out an API Table as ``kubectl get -A -o wide`` does: NAMESPACE first for namespaced resources."""
-    namespaced = find_resource(plural).namespaced
     columns = (["NAMESPACE"] if namespaced else []) + [c["name"].upper() for c in table["columnDefinitions"]]
     identifiers = [column in IDENTIFIER_COLUMNS for column in columns]
     # An event's message may be the scheduler's, which a translated page translates.
@@ -139,7 +159,7 @@ def object_table(plural: str, table: dict[str, Any]) -> ObjectTable:
 def parse_target(value: str) -> tuple[str, str, str] | None:
     """``plural/namespace/name`` (namespace empty for nodes), the describe panel's selection."""
     parts = value.split("/", 2)
-    if len(parts) != 3 or parts[0] not in DESCRIBABLE or not parts[2]:
+    if len(parts) != 3 or not (parts[0] in DESCRIBABLE or is_custom(parts[0])) or not parts[2]:
         return None
     return parts[0], parts[1], parts[2]
 
@@ -153,7 +173,7 @@ async def describe_context(client: Client, plural: str, namespace: str, name: st
         "target": f"{plural}/{namespace}/{name}",
     }
     try:
-        obj = await client.get(plural, name, namespace)
+        obj = (await client.request("GET", path_for(await resolve(client, plural), namespace, name))).body
         if plural == "pods":
             text = describers.describe_pod(obj)
         elif plural == "deployments":
@@ -261,10 +281,12 @@ async def objects(request: HttpRequest, cluster: str) -> HttpResponse:
     _title, plurals = TABS.get(tab, TABS["pods"])
     client = Client(cluster, "dashboard")
     try:
-        tables = [
-            object_table(plural, await get_table(client, plural, limit=0 if plural == "events" else ROWS_SHOWN))
-            for plural in plurals
-        ]
+        if tab == CUSTOM_TAB:
+            plurals += tuple(f"{r.plural}.{r.group}" for r in await client.custom_resources())
+        tables = []
+        for plural in plurals:
+            table = await get_table(client, plural, limit=0 if plural == "events" else ROWS_SHOWN)
+            tables.append(object_table(plural, table, (await resolve(client, plural)).namespaced))
     except errors.StatusError as exc:
         return HttpResponse(render_to_string("web/flash.html", {"error": refused(exc.message)}))
     html = render_to_string("web/objects.html#tables", {"cluster": cluster, "tables": tables}, request)
@@ -279,7 +301,7 @@ async def objects(request: HttpRequest, cluster: str) -> HttpResponse:
 
 async def describe(request: HttpRequest, cluster: str, plural: str, name: str) -> HttpResponse:
     """``kubectl describe PLURAL NAME``, with the object's actions (scale, set image, delete)."""
-    if plural not in DESCRIBABLE:
+    if plural not in DESCRIBABLE and not is_custom(plural):
         message = _('the server doesn\'t have a resource type "%(plural)s"') % {"plural": plural}
         return HttpResponse(render_to_string("web/flash.html", {"error": message}))
     context = await describe_context(Client(cluster, "dashboard"), plural, request.GET.get("namespace", ""), name)

@@ -1,8 +1,10 @@
 """The objects panel: kubectl get -A -o wide tables, kubectl describe, and live reloads over the websocket."""
 
 import re
+from pathlib import Path
 
 import pytest
+import yaml
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
@@ -134,6 +136,24 @@ async def test_the_services_tab_lists_endpoint_slices_and_describes_them_as_kube
     for line in ("AddressType:  IPv4", "  Name   Port  Protocol", "  https  6443  TCP",
                  "  - Addresses:  192.168.49.2", "      Ready:   true", "    NodeName:  &lt;unset&gt;"):
         assert line in text, line
+
+
+async def test_the_custom_tab_shows_definitions_and_a_table_for_each_kind_they_add(sim, async_client):
+    crd = yaml.safe_load((Path(__file__).parent.parent / "e2e" / "crd_yaml" / "crontab-crd.yaml").read_text())
+    await KUBECTL.create(crd)
+    cron = yaml.safe_load((Path(__file__).parent.parent / "e2e" / "crd_yaml" / "my-crontab.yaml").read_text())
+    await KUBECTL.request("POST", "/apis/stable.example.com/v1/namespaces/default/crontabs", payload=cron)
+    await sim.engine.until_settled()
+    html = await get(async_client, "/c/demo/objects?tab=custom")
+    assert headings(html, "customresourcedefinitions") == ["NAME", "CREATED AT"]
+    assert [r[0] for r in rows(html, "customresourcedefinitions")] == ["crontabs.stable.example.com"]
+    assert headings(html, "crontabs.stable.example.com") == ["NAMESPACE", "NAME", "SPEC", "REPLICAS", "AGE"]
+    assert rows(html, "crontabs.stable.example.com")[0][:4] == ["default", "my-new-cron-object", "* * * * */5", "1"]
+    described = re.sub(r"<[^>]+>", "", await get(
+        async_client, "/c/demo/describe/crontabs.stable.example.com/my-new-cron-object?namespace=default"))
+    assert "Kind:         CronTab" in described and "Cron Spec:  * * * * */5" in described
+    unknown = await get(async_client, "/c/demo/describe/widgets.example.com/w?namespace=default")
+    assert "the server doesn&#x27;t have a resource type &quot;widgets.example.com&quot;" in unknown
 
 
 async def test_nodes_and_events_tabs(sim, async_client):
