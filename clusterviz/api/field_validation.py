@@ -22,7 +22,7 @@ from .resources import Resource
 from .schema.model import Definition
 from .schema.unknown import unknown_fields
 
-MODES = ("Ignore", "Strict", "Warn")
+DIRECTIVES = ("Ignore", "Strict", "Warn")
 WARNINGS = "warnings"
 APPLY_PATCH = "application/apply-patch+yaml"
 # The most warning text one response carries.
@@ -32,7 +32,7 @@ MAX_WARNING_BYTES = 4096
 def mode(req: ApiRequest) -> str:
     """The request's fieldValidation directive (Warn when absent, as upstream since 1.27)."""
     value = req.query.get("fieldValidation", "") or "Warn"
-    if value not in MODES:
+    if value not in DIRECTIVES:
         raise errors.bad_request(
             f'fieldValidation: Unsupported value: "{value}": supported values: "Ignore", "Strict", "Warn"'
         )
