@@ -111,3 +111,29 @@ def follow_spec(crd: dict[str, Any]) -> None:
         if isinstance(version, dict) and version.get("storage") is True and version.get("name") not in stored:
             stored.append(str_or_empty(version.get("name")))
     status["storedVersions"] = stored
+
+
+def at_path(obj: dict[str, Any], path: str) -> Any:
+    """The value at a simple JSON path of a scale subresource (``.spec.replicas``), None when absent."""
+    value: Any = obj
+    for name in path.strip(".").split("."):
+        value = value.get(name) if isinstance(value, dict) else None
+    return value
+
+
+def set_path(obj: dict[str, Any], path: str, value: Any) -> None:
+    """Write ``value`` at a simple JSON path, making the objects on the way."""
+    *parents, last = path.strip(".").split(".")
+    here = obj
+    for name in parents:
+        if not isinstance(here.get(name), dict):
+            here[name] = {}
+        here = here[name]
+    here[last] = value
+
+
+def scale_paths(resource: Resource) -> tuple[str, str, str]:
+    """(spec replicas, status replicas, label selector) paths of a resource's scale subresource."""
+    scale = resource.custom.scale if resource.custom is not None else {}
+    return (str(scale.get("specReplicasPath") or ".spec.replicas"), str(scale.get("statusReplicasPath") or
+            ".status.replicas"), str(scale.get("labelSelectorPath") or ""))

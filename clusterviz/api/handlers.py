@@ -16,7 +16,19 @@ from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty, resou
 from clusterviz.store import batch, kv
 from clusterviz.store.threads import in_thread
 
-from . import clock, codec, conversion, errors, field_validation, managedfields, paging, secret_data, strategy, tables
+from . import (
+    clock,
+    codec,
+    conversion,
+    customresources,
+    errors,
+    field_validation,
+    managedfields,
+    paging,
+    secret_data,
+    strategy,
+    tables,
+)
 from .admission import (
     ingressclass,
     limitranger,
@@ -626,7 +638,10 @@ async def _update_scale(
         if precondition is not None and precondition != resource_version(old):
             raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
         new = deep_copy(old)
-        new.setdefault("spec", {})["replicas"] = replicas
+        if resource.custom is not None:
+            customresources.set_path(new, customresources.scale_paths(resource)[0], replicas)
+        else:
+            new.setdefault("spec", {})["replicas"] = replicas
         try:
             stored = await _write_update(req, ResourcePath(resource, rp.namespace, rp.name, ""), cid, old, new, None)
         except kv.RevisionConflict:

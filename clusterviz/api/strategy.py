@@ -164,7 +164,7 @@ def prepare_for_finalize(old: dict[str, Any], new: dict[str, Any]) -> dict[str, 
 def scale_of(resource: Resource, obj: dict[str, Any], selector: str) -> dict[str, Any]:
     """The autoscaling/v1 Scale view of a workload."""
     meta = obj.get("metadata") or {}
-    return {
+    scale: dict[str, Any] = {
         "kind": "Scale",
         "apiVersion": "autoscaling/v1",
         "metadata": {
@@ -175,6 +175,18 @@ def scale_of(resource: Resource, obj: dict[str, Any], selector: str) -> dict[str
         "spec": {"replicas": (obj.get("spec") or {}).get("replicas", 0)},
         "status": {"replicas": (obj.get("status") or {}).get("replicas", 0), "selector": selector},
     }
+    if resource.custom is not None:
+        # A custom kind names where its replicas and selector are (the CRD's scale subresource).
+        spec_path, status_path, selector_path = customresources.scale_paths(resource)
+        found = customresources.at_path(obj, selector_path) if selector_path else None
+        scale["spec"] = {"replicas": _int_or_zero(customresources.at_path(obj, spec_path))}
+        scale["status"] = {"replicas": _int_or_zero(customresources.at_path(obj, status_path)),
+                           **({"selector": found} if isinstance(found, str) and found else {})}
+    return scale
+
+
+def _int_or_zero(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def allocate_cluster_ip(used: set[str], seed: str) -> str:

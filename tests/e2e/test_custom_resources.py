@@ -4,6 +4,7 @@ validates the objects, and deleting it deletes them."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -116,6 +117,22 @@ def test_the_python_client_creates_patches_watches_and_deletes_custom_objects(ap
         objects.get_namespaced_custom_object("stable.example.com", "v1", "default", "crontabs", "nightly")
     assert missing.value.status == 404
     assert '"message":"crontabs.stable.example.com \\"nightly\\" not found"' in missing.value.body
+
+
+def test_the_status_and_scale_subresources_follow_the_definitions_paths(kubectl: Kubectl, tmp_path: Path):
+    ok(kubectl("apply", "-f", str(YAML / "webapp-crd.yaml")))
+    (tmp_path / "shop.yaml").write_text("apiVersion: apps.example.com/v1\nkind: WebApp\nmetadata:\n  name: shop\n"
+                                         "spec:\n  size: 1\nstatus:\n  readySize: 9\n")
+    ok(kubectl("apply", "-f", str(tmp_path / "shop.yaml")))
+    # With a status subresource, what a create or an update says of the status is not kept.
+    assert ok(kubectl("get", "webapp", "shop", "-o", "jsonpath={.status}")) == ""
+    assert ok(kubectl("scale", "webapp", "shop", "--replicas=3")).strip() == "webapp.apps.example.com/shop scaled"
+    assert ok(kubectl("get", "webapp", "shop", "-o", "jsonpath={.spec.size}")) == "3"
+    ok(kubectl("patch", "webapp", "shop", "--subresource=status", "--type=merge",
+               "-p", '{"status": {"readySize": 2, "selector": "app=shop"}}'))
+    scale = json.loads(ok(kubectl("get", "--raw", "/c/crdlab/apis/apps.example.com/v1/namespaces/default/webapps/shop/scale")))
+    assert (scale["spec"], scale["status"]) == ({"replicas": 3}, {"replicas": 2, "selector": "app=shop"})
+    ok(kubectl("delete", "crd", "webapps.apps.example.com"))
 
 
 def test_deleting_a_namespace_deletes_the_custom_objects_in_it(kubectl: Kubectl, tmp_path: Path):
