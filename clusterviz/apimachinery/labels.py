@@ -207,13 +207,14 @@ class Selector:
     selector that selects no object at all (what a nil ``LabelSelector`` means).
     """
 
-    __slots__ = ("_requirements", "_nothing")
+    __slots__ = ("_requirements", "_nothing", "_text")
 
     def __init__(self, requirements: Iterable[Requirement] = (), *, nothing: bool = False) -> None:
         # Stable sort by key: upstream sorts the same way, and it makes the
         # string form canonical ("app=web,tier=db" whatever the input order).
         self._requirements: tuple[Requirement, ...] = tuple(sorted(requirements, key=lambda r: r.key))
         self._nothing = nothing
+        self._text: str | None = None  # the string form, made on first use (a selector never changes)
 
     @property
     def requirements(self) -> tuple[Requirement, ...]:
@@ -234,7 +235,11 @@ class Selector:
         """Report whether an object with these labels is selected."""
         if self._nothing:
             return False
-        return all(req.matches(labels) for req in self._requirements)
+        # A loop rather than all() over a generator: controllers match every Pod of a workload on each sync.
+        for req in self._requirements:
+            if not req.matches(labels):
+                return False
+        return True
 
     def add(self, *requirements: Requirement) -> Selector:
         """Return a new selector with extra requirements (the original is unchanged)."""
@@ -252,7 +257,9 @@ class Selector:
         return None
 
     def __str__(self) -> str:
-        return ",".join(str(req) for req in self._requirements)
+        if self._text is None:
+            self._text = ",".join(str(req) for req in self._requirements)
+        return self._text
 
     def __repr__(self) -> str:
         if self._nothing:

@@ -32,6 +32,11 @@ class FilterResult:
     # False on a node a PreFilter node set left out: upstream never runs this filter there.
     upstream: bool = True
 
+    @cached_property
+    def body(self) -> dict[str, Any]:
+        """:meth:`to_dict`, made once and shared by every record row that holds this result (never change it)."""
+        return self.to_dict()
+
     def to_dict(self) -> dict[str, Any]:
         """API shape: plugin, legacyName, status, reason (and ``upstreamRan: false`` where upstream skips it)."""
         body: dict[str, Any] = {
@@ -62,6 +67,11 @@ class ScoreResult:
     weighted: int
     needed: bool = True
 
+    @cached_property
+    def body(self) -> dict[str, Any]:
+        """:meth:`to_dict`, made once and shared by every record row that holds this result (never change it)."""
+        return self.to_dict()
+
     def to_dict(self) -> dict[str, Any]:
         """API shape: plugin, legacyName, raw, normalized, weight, weighted, needed."""
         return {
@@ -91,13 +101,18 @@ class NodeDecision:
         With ``inputs`` each filter and score entry whose plugin explained itself
         carries an ``inputs`` object: the numbers its verdict or score came from.
         """
-        filters = [f.to_dict() for f in self.filters]
-        scores = [s.to_dict() for s in self.scores]
-        if inputs is not None:
-            for entries, by_plugin in ((filters, inputs.filters), (scores, inputs.scores)):
-                for entry in entries:
-                    if entry["plugin"] in by_plugin:
-                        entry["inputs"] = by_plugin[entry["plugin"]]
+        filter_inputs = inputs.filters if inputs is not None else {}
+        score_inputs = inputs.scores if inputs is not None else {}
+        # Results are shared by the nodes they hold on (see FilterColumn): each is laid out once, and only
+        # an entry that gets inputs is a dict of its own.
+        filters = [
+            f.body if f.plugin not in filter_inputs else {**f.body, "inputs": filter_inputs[f.plugin]}
+            for f in self.filters
+        ]
+        scores = [
+            s.body if s.plugin not in score_inputs else {**s.body, "inputs": score_inputs[s.plugin]}
+            for s in self.scores
+        ]
         return {"name": self.name, "filters": filters, "scores": scores, "total": self.total, "feasible": self.feasible}
 
 

@@ -73,19 +73,51 @@ class Key:
     name: str
 
 
-@dataclass(frozen=True)
 class Event:
-    """A watch-log entry as watchers see it."""
+    """A watch-log entry as watchers see it.
 
-    revision: int
-    type: str
-    resource: str
-    namespace: str
-    name: str
-    object: dict[str, Any]
-    previous: dict[str, Any] | None
-    # The length of the event's JSON (object and previous) as stored, a measure of what it holds in memory.
-    size: int = 0
+    Its objects are decoded from the JSON the store wrote (or read) when first asked for, once, and
+    shared by every watcher of the process from then on: an event of a resource nobody watches (a
+    scheduling decision, an Event) is never decoded.
+    """
+
+    __slots__ = ("_object", "_object_text", "_previous", "_previous_text", "name", "namespace", "resource",
+                 "revision", "size", "type")
+
+    def __init__(
+        self, revision: int, type: str, resource: str, namespace: str, name: str, object_text: str,
+        previous_text: str | None = None,
+    ) -> None:
+        self.revision = revision
+        self.type = type
+        self.resource = resource
+        self.namespace = namespace
+        self.name = name
+        # The length of the event's JSON as stored, a measure of what it holds in memory.
+        self.size = len(object_text) + len(previous_text or "")
+        self._object_text: str | None = object_text
+        self._object: dict[str, Any] | None = None
+        self._previous_text = previous_text
+        self._previous: dict[str, Any] | None = None
+
+    @property
+    def object(self) -> dict[str, Any]:
+        """The object as written (for a DELETED event, as last stored, at the deletion's revision)."""
+        if self._object is None:
+            self._object = orjson.loads(self._object_text or "{}")
+            self._object_text = None
+        return self._object
+
+    @property
+    def previous(self) -> dict[str, Any] | None:
+        """The object before a MODIFIED event's change (None for other events)."""
+        if self._previous is None and self._previous_text is not None:
+            self._previous = orjson.loads(self._previous_text)
+            self._previous_text = None
+        return self._previous
+
+    def __repr__(self) -> str:
+        return f"Event({self.revision}, {self.type}, {self.resource}, {self.namespace}/{self.name})"
 
 
 def cluster_id(name: str) -> int:
@@ -288,12 +320,8 @@ class _Writer:
         self.revision += 1
         return self.revision
 
-    def _log(
-        self, kind: str, key: Key, obj: dict[str, Any], text: str, previous: dict[str, Any] | None = None,
-        previous_text: str | None = None,
-    ) -> None:
-        size = len(text) + len(previous_text or "")
-        event = Event(self.revision, kind, key.resource, key.namespace, key.name, obj, previous, size)
+    def _log(self, kind: str, key: Key, text: str, previous_text: str | None = None) -> None:
+        event = Event(self.revision, kind, key.resource, key.namespace, key.name, text, previous_text)
         self.logged.append(_Logged(event, text, previous_text))
 
     def flush(self, cursor: Any) -> None:
@@ -330,8 +358,8 @@ class _Writer:
             if cursor.rowcount != 1:
                 self.revision -= 1
                 raise KeyExists(key)
-        # The event's own copy, decoded from the text just stored: the caller may change ``obj``.
-        self._log(WatchEvent.ADDED, key, orjson.loads(text), text)
+        # The event decodes its own copy from the text just stored: the caller may change ``obj``.
+        self._log(WatchEvent.ADDED, key, text)
         return obj
 
     def _current(self, cursor: Any, key: Key) -> tuple[int, int, str, str]:
@@ -359,7 +387,7 @@ class _Writer:
                 f" resource_version = %s, data = {param} WHERE id = %s",
                 [index["uid"], _encode(index["labels"]), index["node_name"], index["phase"], self.revision, text, pk],
             )
-        self._log(WatchEvent.MODIFIED, key, orjson.loads(text), text, orjson.loads(previous_text), previous_text)
+        self._log(WatchEvent.MODIFIED, key, text, previous_text)
         return obj
 
     def delete(self, key: Key, expected_rv: int | None = None, expected_uid: str | None = None) -> dict[str, Any]:
@@ -374,7 +402,7 @@ class _Writer:
             # As in Kubernetes, the DELETED event carries the revision of the deletion.
             obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
             cursor.execute(f"DELETE FROM {_table(StoredObject)} WHERE id = %s", [pk])
-        self._log(WatchEvent.DELETED, key, obj, _encode(obj))
+        self._log(WatchEvent.DELETED, key, _encode(obj))
         return obj
 
 
@@ -505,7 +533,4 @@ def events_since(cid: int, revision: int, limit: int = 500) -> list[Event]:
                 [cid, revision, limit],
             )
             rows = cursor.fetchall()
-    return [
-        Event(r[0], r[1], r[2], r[3], r[4], _loads(r[5]), _loads(r[6]), len(_text(r[5])) + len(_text(r[6] or "")))
-        for r in rows
-    ]
+    return [Event(r[0], r[1], r[2], r[3], r[4], _text(r[5]), None if r[6] is None else _text(r[6])) for r in rows]
