@@ -6,6 +6,7 @@ It builds the same ``ApiRequest`` an HTTP call would and hands it to the same
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -81,7 +82,7 @@ class Client:
         return resp
 
     async def get(self, plural: str, name: str, namespace: str = "", sub: str = "") -> dict[str, Any]:
-        resp = await self.request("GET", path_for(find_resource(plural), namespace, name, sub))
+        resp = await self.request("GET", path_for(await self.resource(plural), namespace, name, sub))
         return resp.body
 
     async def get_or_none(self, plural: str, name: str, namespace: str = "") -> dict[str, Any] | None:
@@ -100,17 +101,17 @@ class Client:
             query["labelSelector"] = label_selector
         if field_selector:
             query["fieldSelector"] = field_selector
-        resp = await self.request("GET", path_for(find_resource(plural), namespace), query=query)
+        resp = await self.request("GET", path_for(await self.resource(plural), namespace), query=query)
         return resp.body
 
     async def create(self, obj: dict[str, Any], namespace: str = "", **query: str) -> dict[str, Any]:
-        resource = resource_for(obj)
+        resource = await self.resource_of(obj)
         ns = namespace or _meta(obj).get("namespace") or ("default" if resource.namespaced else "")
         resp = await self.request("POST", path_for(resource, ns), payload=obj, query=query)
         return resp.body
 
     async def update(self, obj: dict[str, Any], sub: str = "") -> dict[str, Any]:
-        resource = resource_for(obj)
+        resource = await self.resource_of(obj)
         meta = _meta(obj)
         path = path_for(resource, meta.get("namespace", ""), meta.get("name", ""), sub)
         resp = await self.request("PUT", path, payload=obj)
@@ -120,20 +121,43 @@ class Client:
         self, plural: str, name: str, patch: Any, namespace: str = "", *, patch_type: str = "merge", sub: str = "",
         **query: str,
     ) -> dict[str, Any]:
-        path = path_for(find_resource(plural), namespace, name, sub)
+        path = path_for(await self.resource(plural), namespace, name, sub)
         resp = await self.request("PATCH", path, payload=patch, content_type=PATCH_CONTENT_TYPES[patch_type], query=query)
         return resp.body
 
     async def delete(self, plural: str, name: str, namespace: str = "", options: dict[str, Any] | None = None) -> dict[str, Any]:
-        resp = await self.request("DELETE", path_for(find_resource(plural), namespace, name), payload=options or {})
+        resp = await self.request("DELETE", path_for(await self.resource(plural), namespace, name), payload=options or {})
         return resp.body
 
     async def delete_collection(
         self, plural: str, namespace: str = "", options: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """DELETE on the collection: every object of ``plural`` in ``namespace``."""
-        resp = await self.request("DELETE", path_for(find_resource(plural), namespace), payload=options or {})
+        resp = await self.request("DELETE", path_for(await self.resource(plural), namespace), payload=options or {})
         return resp.body
+
+    async def resource(self, plural: str) -> resources.Resource:
+        """The resource called ``plural`` (or ``plural.group``): a built-in one, or one the cluster's
+        CustomResourceDefinitions add (KeyError when neither)."""
+        try:
+            return find_resource(plural)
+        except KeyError:
+            for resource in await self.custom_resources() if "." in plural else ():
+                if f"{resource.plural}.{resource.group}" == plural:
+                    return resource
+            raise
+
+    async def resource_of(self, obj: dict[str, Any]) -> resources.Resource:
+        """The resource an object belongs to, by its apiVersion and kind, custom kinds included."""
+        try:
+            return resource_for(obj)
+        except errors.StatusError:
+            api_version = str(obj.get("apiVersion", ""))
+            group, _, version = api_version.rpartition("/")
+            for resource in await self.custom_resources() if group else ():
+                if (resource.group, resource.kind) == (group, obj.get("kind")):
+                    return dataclasses.replace(resource, version=version)
+            raise
 
     async def custom_resources(self) -> tuple[resources.Resource, ...]:
         """The kinds the cluster's CustomResourceDefinitions add, each group in its preferred version, found
@@ -171,7 +195,7 @@ class Client:
             query["timeoutSeconds"] = str(timeout_seconds)
         if bookmarks:
             query["allowWatchBookmarks"] = "true"
-        resp = await self.request("GET", path_for(find_resource(plural), namespace), query=query)
+        resp = await self.request("GET", path_for(await self.resource(plural), namespace), query=query)
         assert resp.stream is not None
         async for event in resp.stream:
             yield event

@@ -472,6 +472,7 @@ async def _write_update(
         await _admit_priority(cid, resource.kind, new, old)
         await confirm_no_escalation(req, resource, new)
     new = validated(resource, new, old, status=rp.sub == "status")
+    strategy.follow_generation(resource, old, new)
     if resource.kind == "PersistentVolumeClaim" and rp.sub != "status":
         classes, _ = await _list(cid, "storageclasses.storage.k8s.io", None)
         refusal = storageclass.resize_refusal(new, old, classes)

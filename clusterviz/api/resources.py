@@ -129,7 +129,7 @@ RESOURCES: tuple[Resource, ...] = (
              has_status=True, tracks_generation=True),
     Resource("networking.k8s.io", "v1", "ingressclasses", "IngressClass", False, tracks_generation=True),
     Resource("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", False,
-             ("crd", "crds"), ("api-extensions",), ALL_VERBS, ("status",), has_status=True),
+             ("crd", "crds"), ("api-extensions",), ALL_VERBS, ("status",), has_status=True, tracks_generation=True),
     Resource("apiregistration.k8s.io", "v1", "apiservices", "APIService", False, (), ("api-extensions",), ALL_VERBS,
              ("status",), has_status=True),
     Resource("rbac.authorization.k8s.io", "v1", "clusterrolebindings", "ClusterRoleBinding", False),

@@ -123,13 +123,25 @@ def prepare_for_update(resource: Resource, old: dict[str, Any], new: dict[str, A
             new["spec"].pop("finalizers", None)
     if resource.kind == "CustomResourceDefinition" and isinstance(new.get("status"), dict):
         customresources.follow_spec(new)
-    if "generation" in old_meta and new.get("spec") != old.get("spec"):
-        meta["generation"] = int(old_meta["generation"]) + 1
     if resource.kind == "DaemonSet":
         # spec.templateGeneration (an annotation in apps/v1) is the server's: it counts template changes.
         template_changed = dict_or_empty(new.get("spec")).get("template") != dict_or_empty(old.get("spec")).get("template")
         _set_template_generation(new, _template_generation(old) + (1 if template_changed else 0))
     return new
+
+
+def follow_generation(resource: Resource, old: dict[str, Any], new: dict[str, Any]) -> None:
+    """One more metadata.generation when the defaulted spec changed (for a custom kind without a status
+    subresource, anything but metadata), as the registry strategies count it."""
+    old_generation = dict_or_empty(old.get("metadata")).get("generation")
+    if not isinstance(old_generation, int):
+        return
+    if resource.custom is not None and not resource.has_status:
+        changed = {k: v for k, v in new.items() if k != "metadata"} != {k: v for k, v in old.items() if k != "metadata"}
+    else:
+        changed = new.get("spec") != old.get("spec")
+    if changed:
+        new["metadata"]["generation"] = old_generation + 1
 
 
 def _template_generation(obj: dict[str, Any]) -> int:

@@ -106,13 +106,13 @@ def is_custom(plural: str) -> bool:
 
 
 async def resolve(client: Client, plural: str) -> Resource:
-    """A built-in resource by its plural, or a custom one by ``plural.group``, as the cluster's discovery lists it."""
-    if not is_custom(plural):
-        return find_resource(plural)
-    for resource in await client.custom_resources():
-        if f"{resource.plural}.{resource.group}" == plural:
-            return resource
-    raise errors.StatusError(404, "NotFound", _('the server doesn\'t have a resource type "%(plural)s"') % {"plural": plural})
+    """A built-in resource by its plural, or a custom one by ``plural.group``; kubectl's answer when neither."""
+    try:
+        return await client.resource(plural)
+    except KeyError:
+        raise errors.StatusError(
+            404, "NotFound", _('the server doesn\'t have a resource type "%(plural)s"') % {"plural": plural}
+        ) from None
 
 
 async def get_table(

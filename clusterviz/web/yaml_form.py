@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clusterviz.api import codec, errors
-from clusterviz.api.client import Client, resource_for
+from clusterviz.api.client import Client
 from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from .kubectl import client_error, command, server_error
@@ -131,7 +131,7 @@ def _unreadable(text: str, exc: errors.StatusError) -> Outcome:
 
 async def _one(client: Client, action: str, obj: dict[str, Any], doc_text: str, first_line: int) -> Outcome:
     try:
-        resource = resource_for(obj)
+        resource = await client.resource_of(obj)
         meta = dict_or_empty(obj.get("metadata"))
         name = str(meta.get("name") or "")
         namespace = str(meta.get("namespace") or ("default" if resource.namespaced else ""))

@@ -66,6 +66,10 @@ def test_a_definition_serves_its_kind_with_its_columns_defaults_and_schema(kubec
     assert rows[1][0] == "my-new-cron-object" and rows[1][1].startswith("* * * * */5   1 ")
     # The schema's default, stored with the object.
     assert ok(kubectl("get", "ct", "my-new-cron-object", "-o", "jsonpath={.spec.replicas}")) == "1"
+    # Applying the same manifest server-side changes nothing: the spec, defaults included, is the same.
+    ok(kubectl("apply", "--server-side", "-f", str(YAML / "my-crontab.yaml")))
+    assert ok(kubectl("get", "ct", "my-new-cron-object", "-o", "jsonpath={.metadata.generation}")) == "1"
+    assert ok(kubectl("get", "crd", CRD, "-o", "jsonpath={.metadata.generation}")) == "1"
 
     explained = ok(kubectl("explain", "crontab.spec"))
     assert explained.startswith("GROUP:      stable.example.com\nKIND:       CronTab\nVERSION:    v1\n")
