@@ -30,12 +30,12 @@ from .pod_control import SUFFIX_ALPHABET as SUFFIX_ALPHABET
 from .pod_control import Expectations, PodControl, pods_to_delete, slow_start_batch
 from .util import (
     Obj,
+    PodFactsCache,
     RecentWrites,
     Worker,
     controller_ref,
     deleting,
     int_field,
-    is_pod_active,
     is_pod_ready,
     labels_of,
     meta,
@@ -88,6 +88,7 @@ class ReplicaSetController:
         self.expectations = Expectations(cm.engine)
         self.pod_control = PodControl(self)
         self.written = RecentWrites()
+        self.pod_facts = PodFactsCache()
         self.worker = Worker(cm.engine, f"controller-manager/{kind.component}", self.sync)
         self.owners.add_handler(Handler(self._owner_added, self._owner_updated, self._owner_deleted))
         self.pods.add_handler(Handler(self._pod_added, self._pod_updated, self._pod_deleted))
@@ -170,6 +171,7 @@ class ReplicaSetController:
                 self.worker.add(key_of(owner))
 
     def _pod_deleted(self, pod: Obj) -> None:
+        self.pod_facts.forget(pod)
         ref = controller_ref(pod)
         if ref is None:
             return
@@ -199,7 +201,7 @@ class ReplicaSetController:
             return
         namespace = meta(owner).get("namespace", "")
         candidates = self.cm.pods_by_owner.get(meta(owner).get("uid", "")) + self.cm.orphan_pods.get(namespace)
-        pods = await self._claim_pods(owner, selector, [p for p in candidates if is_pod_active(p)])
+        pods = await self._claim_pods(owner, selector, [p for p in candidates if self.pod_facts.of(p).active])
         manage_error: errors.StatusError | None = None
         if needs_sync and not deleting(owner):
             self.expectations.forget(key)
@@ -222,16 +224,17 @@ class ReplicaSetController:
         claimed: list[Obj] = []
         can_adopt: bool | None = None
         for pod in candidates:
-            ref = controller_ref(pod)
+            facts = self.pod_facts.of(pod)
+            ref = facts.controller
             if ref is not None:
                 if ref.get("uid") != uid:
                     continue
-                if selector.matches(labels_of(pod)):
+                if selector.matches(facts.labels):
                     claimed.append(pod)
                 elif not deleting(owner):
                     await patch_owner_refs(self.client, "pods", pod, [{"$patch": "delete", "uid": uid}])
                 continue
-            if deleting(owner) or deleting(pod) or not selector.matches(labels_of(pod)):
+            if deleting(owner) or facts.deleting or not selector.matches(facts.labels):
                 continue
             if can_adopt is None:
                 can_adopt = await self._can_adopt(owner)
@@ -291,9 +294,10 @@ class ReplicaSetController:
         min_ready = int_field(spec(owner), "minReadySeconds")
         fully_labeled = ready = available = 0
         for pod in pods:
-            if template_labels.matches(labels_of(pod)):
+            facts = self.pod_facts.of(pod)
+            if template_labels.matches(facts.labels):
                 fully_labeled += 1
-            if is_pod_ready(pod):
+            if facts.ready:
                 ready += 1
                 since = self.cm.ready_since(pod)
                 if min_ready == 0 or (since is not None and since + min_ready < self.engine.now):

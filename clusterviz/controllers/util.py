@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from clusterviz.api import errors
@@ -162,6 +163,43 @@ def max_restarts(pod: Obj) -> int:
         (int_field(c, "restartCount") for c in status(pod).get("containerStatuses") or [] if isinstance(c, dict)),
         default=0,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PodFacts:
+    """What a workload controller's sync asks of each of its Pods on every pass."""
+
+    active: bool
+    deleting: bool
+    controller: dict[str, Any] | None
+    labels: dict[str, str]
+    ready: bool
+
+
+class PodFactsCache:
+    """The :class:`PodFacts` of each Pod's latest version, worked out once per version.
+
+    A ReplicaSet's sync looks at every one of its Pods each time one of them changes. An informer never
+    changes an object it handed out (a change is a new object), so a Pod's facts hold for as long as the
+    same object is asked about; the owner forgets a Pod when the informer deletes it.
+    """
+
+    def __init__(self) -> None:
+        self._facts: dict[str, tuple[Obj, PodFacts]] = {}
+
+    def of(self, pod: Obj) -> PodFacts:
+        """``is_pod_active``, ``deleting``, ``controller_ref``, ``labels_of`` and ``is_pod_ready`` of ``pod``."""
+        key = key_of(pod)
+        found = self._facts.get(key)
+        if found is not None and found[0] is pod:
+            return found[1]
+        facts = PodFacts(is_pod_active(pod), deleting(pod), controller_ref(pod), labels_of(pod), is_pod_ready(pod))
+        self._facts[key] = (pod, facts)
+        return facts
+
+    def forget(self, pod: Obj) -> None:
+        """The Pod is gone."""
+        self._facts.pop(key_of(pod), None)
 
 
 # --- indexes ------------------------------------------------------------------------------------
