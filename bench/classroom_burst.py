@@ -10,6 +10,8 @@ clusters of 3 nodes in live mode at 1x, each opened once. Figures, as one JSON o
 - ``apply_p50_s`` / ``apply_p95_s`` / ``apply_max_s``: one ``kubectl apply`` of a 3-replica
   Deployment to each cluster but the first, ``--parallel`` at a time;
 - ``all_running_s``: from the first apply until every Pod of every such cluster is Running;
+- ``burst_cpu_s``: the server's CPU seconds over that same stretch (the machine is shared, so wall
+  times are noisy; CPU seconds say how much work the burst was);
 - ``apply_failures``: the error of each apply that failed (the last line of kubectl's message);
 - ``peak_rss_mib``: the peak resident memory of each server process.
 """
@@ -124,6 +126,7 @@ def main() -> None:
 
             targets = names[1:]
             first = time.perf_counter()
+            burst_start = cpu_seconds(pids)
             with concurrent.futures.ThreadPoolExecutor(args.parallel) as pool:
                 times = list(pool.map(apply, targets))
             waiting = set(targets)
@@ -132,6 +135,7 @@ def main() -> None:
                 if waiting:
                     time.sleep(0.5)  # wall-clock: waiting for the server's clusters
             all_running = time.perf_counter() - first
+            burst_cpu = cpu_seconds(pids) - burst_start
             print(json.dumps({
                 "clusters": args.clusters,
                 "workers": args.workers,
@@ -140,6 +144,7 @@ def main() -> None:
                 "apply_p95_s": round(percentile(times, 95), 2),
                 "apply_max_s": round(max(times), 2),
                 "all_running_s": round(all_running, 1),
+                "burst_cpu_s": round(burst_cpu, 1),
                 "clusters_not_running": len(waiting),
                 "apply_failures": failures,
                 "peak_rss_mib": [round(peak_rss_mib(pid), 1) for pid in pids],
