@@ -81,6 +81,11 @@ class Informer:
             if h.on_delete:
                 h.on_delete(old or obj)
 
+    def forget_all(self) -> None:
+        """Drop every cached object, telling the handlers each is gone (the resource is no longer served)."""
+        for obj in list(self.cache.values()):
+            self._delete(obj)
+
     async def list_once(self) -> None:
         """The list half: replace the cache, telling handlers what changed."""
         listed = await self.client.list(

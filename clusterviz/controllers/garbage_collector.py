@@ -11,10 +11,16 @@ ReplicaSets, and their deletion deletes the Pods.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import errors, resources
-from clusterviz.api.informer import Handler, key_of
+from clusterviz.api.client import path_for
+from clusterviz.api.customresources import resources_of
+from clusterviz.api.informer import Handler, Informer, key_of
+from clusterviz.api.resources import Resource
+from clusterviz.apimachinery.unstructured import dict_or_empty
 
 from .util import Index, Obj, Worker, by_owner_uids, by_uid, meta, owner_refs
 
@@ -47,13 +53,50 @@ class GarbageCollector:
         self.cm = cm
         self.client = cm.client
         self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
-        self.uids: list[Index] = []
+        self.uids: dict[str, Index] = {}
         self.dependents: dict[str, Index] = {}
+        self.informers = {plural: cm.informers[plural] for plural in WATCHED}
         for plural in WATCHED:
-            informer = cm.informers[plural]
-            self.uids.append(Index(informer, by_uid))
-            self.dependents[plural] = Index(informer, by_owner_uids)
-            informer.add_handler(self._handler(plural))
+            self._follow(plural, self.informers[plural])
+        # Custom kinds are watched while a definition serves them, as upstream's GC follows discovery.
+        self.custom: dict[str, tuple[Resource, asyncio.Task[None]]] = {}
+        crds = cm.informers["customresourcedefinitions"]
+        crds.add_handler(Handler(self._crd_seen, lambda _old, new: self._crd_seen(new), self._crd_gone))
+
+    def _follow(self, plural: str, informer: Informer) -> None:
+        self.uids[plural] = Index(informer, by_uid)
+        self.dependents[plural] = Index(informer, by_owner_uids)
+        informer.add_handler(self._handler(plural))
+
+    def _crd_seen(self, crd: Obj) -> None:
+        served = {f"{r.plural}.{r.group}": r for r in resources_of(crd) if not r.storage_version}
+        for plural, resource in served.items():
+            if plural not in self.custom:
+                informer = Informer(self.client, plural)
+                self.informers[plural] = informer
+                self._follow(plural, informer)
+                task = self.cm.engine.spawn(f"{COMPONENT}/informer/{plural}", functools.partial(self._watch, informer))
+                self.custom[plural] = (resource, task)
+        if not served:
+            self._crd_gone(crd)
+
+    def _crd_gone(self, crd: Obj) -> None:
+        names = dict_or_empty(dict_or_empty(crd.get("spec")).get("names"))
+        plural = f"{names.get('plural', '')}.{dict_or_empty(crd.get('spec')).get('group', '')}"
+        if plural in self.custom:
+            _resource, task = self.custom.pop(plural)
+            task.cancel()
+            # What the kind's watch had not reported gone is gone with the kind: its dependents are checked.
+            self.informers[plural].forget_all()
+            for index in (self.informers, self.uids, self.dependents):
+                del index[plural]
+
+    async def _watch(self, informer: Informer) -> None:
+        try:
+            await informer.run()
+        except errors.StatusError as exc:
+            if exc.code != 404:  # the definition went while the watch was being made again
+                raise
 
     def _handler(self, plural: str) -> Handler:
         """The handlers of ``plural``'s informer: changed objects are checked, a gone owner's dependents too."""
@@ -66,7 +109,7 @@ class GarbageCollector:
         self.worker.start()
 
     def _known(self, uid: str) -> bool:
-        return any(index.has(uid) for index in self.uids)
+        return any(index.has(uid) for index in self.uids.values())
 
     def _changed(self, plural: str, obj: Obj) -> None:
         """An object naming an owner the caches do not hold is worth a check."""
@@ -82,7 +125,8 @@ class GarbageCollector:
     async def sync(self, item: str) -> None:
         """attemptToDeleteItem."""
         plural, _, key = item.partition("|")
-        obj = self.cm.informers[plural].get(key)
+        informer = self.informers.get(plural)
+        obj = informer.get(key) if informer is not None else None
         if obj is None:
             return
         namespace = meta(obj).get("namespace", "")
@@ -119,11 +163,16 @@ class GarbageCollector:
             return False
         api_version = str(ref.get("apiVersion", ""))
         group = api_version.rsplit("/", 1)[0] if "/" in api_version else ""
-        resource = resources.by_kind(group, str(ref.get("kind", "")))
+        resource = resources.by_kind(group, str(ref.get("kind", ""))) or next(
+            (r for r, _task in self.custom.values() if (r.group, r.kind) == (group, ref.get("kind"))), None
+        )
         if resource is None:
             return False  # an owner type this server does not serve cannot be checked; leave it be
-        plural = f"{resource.plural}.{resource.group}" if resource.group else resource.plural
-        owner = await self.client.get_or_none(
-            plural, str(ref.get("name", "")), namespace if resource.namespaced else ""
-        )
-        return owner is None or meta(owner).get("uid") != uid
+        path = path_for(resource, namespace if resource.namespaced else "", str(ref.get("name", "")))
+        try:
+            owner = (await self.client.request("GET", path)).body
+        except errors.StatusError as exc:
+            if exc.code != 404:
+                raise
+            return True
+        return meta(owner).get("uid") != uid

@@ -139,6 +139,31 @@ def test_the_status_and_scale_subresources_follow_the_definitions_paths(kubectl:
     ok(kubectl("delete", "crd", "webapps.apps.example.com"))
 
 
+def owned_deployment(name: str, owner_uid: str) -> str:
+    return (f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  ownerReferences:\n"
+            f"  - apiVersion: apps.example.com/v1\n    kind: WebApp\n    name: shop\n    uid: {owner_uid}\n"
+            f"spec:\n  replicas: 1\n  selector:\n    matchLabels: {{app: {name}}}\n  template:\n    metadata:\n"
+            f"      labels: {{app: {name}}}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n")
+
+
+def test_the_garbage_collector_follows_owner_references_to_custom_objects(kubectl: Kubectl, tmp_path: Path):
+    # An operator's pattern: its custom object owns the Deployment it made.
+    ok(kubectl("apply", "-f", str(YAML / "webapp-crd.yaml")))
+    (tmp_path / "shop.yaml").write_text("apiVersion: apps.example.com/v1\nkind: WebApp\nmetadata:\n  name: shop\n"
+                                         "spec:\n  size: 1\n")
+    ok(kubectl("apply", "-f", str(tmp_path / "shop.yaml")))
+    uid = ok(kubectl("get", "webapp", "shop", "-o", "jsonpath={.metadata.uid}"))
+    (tmp_path / "owned.yaml").write_text(owned_deployment("shop-web", uid))
+    (tmp_path / "orphan.yaml").write_text(owned_deployment("stray-web", "00000000-0000-0000-0000-000000000000"))
+    ok(kubectl("apply", "-f", str(tmp_path / "owned.yaml"), "-f", str(tmp_path / "orphan.yaml")))
+    # An owner that is not there (another uid) leaves its dependent to be collected at once.
+    assert wait_until(lambda: kubectl("get", "deployment", "stray-web").returncode == 1)
+    assert ok(kubectl("get", "deployment", "shop-web", "-o", "name")).strip() == "deployment.apps/shop-web"
+    ok(kubectl("delete", "webapp", "shop"))
+    assert wait_until(lambda: kubectl("get", "deployment", "shop-web").returncode == 1)
+    ok(kubectl("delete", "crd", "webapps.apps.example.com"))
+
+
 def test_deleting_a_namespace_deletes_the_custom_objects_in_it(kubectl: Kubectl, tmp_path: Path):
     ok(kubectl("create", "namespace", "crons"))
     (tmp_path / "weekly.yaml").write_text(crontab("weekly", cronSpec='"0 0 * * 0"'))
