@@ -225,15 +225,21 @@ class _ScoreState:
     domains: list[int] = field(default_factory=list)
     nodes: Sequence[NodeInfo] = ()
     minimums: dict[int, int] = field(default_factory=dict)
+    # Matching Pods per (hostname constraint, node), counted once for the minimum and the node's terms.
+    on_node: dict[tuple[int, str], int] = field(default_factory=dict)
+
+    def _count_on(self, i: int, node: NodeInfo, pod: PodInfo) -> int:
+        key = (i, node.name)
+        if key not in self.on_node:
+            self.on_node[key] = count_matching(node, self.constraints[i].selector, pod.namespace)
+        return self.on_node[key]
 
     def minimum(self, i: int, pod: PodInfo) -> int:
         """The fewest matching Pods in any scored domain of constraint ``i`` (the base of its skew)."""
         if i not in self.minimums:
             c = self.constraints[i]
             if c.topology_key == HOSTNAME:
-                counted = (
-                    count_matching(n, c.selector, pod.namespace) for n in self.nodes if n.name not in self.ignored
-                )
+                counted = (self._count_on(i, n, pod) for n in self.nodes if n.name not in self.ignored)
                 self.minimums[i] = min(counted, default=0)
             else:
                 self.minimums[i] = min(self.counts[i].values(), default=0)
@@ -250,7 +256,7 @@ class _ScoreState:
             if value is None:
                 continue
             if c.topology_key == HOSTNAME:
-                count = count_matching(node, c.selector, pod.namespace)
+                count = self._count_on(i, node, pod)
             else:
                 count = self.counts[i].get(value, 0)
             out.append(
