@@ -106,8 +106,9 @@ def builtin_objects() -> list[dict[str, Any]]:
     authenticated, unauthenticated = _subject("Group", "system:authenticated"), _subject("Group", "system:unauthenticated")
     return [
         _cluster_role("cluster-admin", [_rule(["*"], ["*"], ["*"]), {"nonResourceURLs": ["*"], "verbs": ["*"]}]),
-        # The aggregated roles carry their parts' rules, as the aggregation controller writes them.
-        _cluster_role("admin", _TO_ADMIN + _TO_EDIT + _TO_VIEW, aggregate_from="admin"),
+        # The aggregated roles carry their parts' rules, as the aggregation controller writes them: the parts in
+        # name order (admin's are edit, then system:aggregate-to-admin), each rule once.
+        _cluster_role("admin", _TO_EDIT + _TO_VIEW + _TO_ADMIN, aggregate_from="admin"),
         _cluster_role("edit", _TO_EDIT + _TO_VIEW, _aggregate("admin"), aggregate_from="edit"),
         _cluster_role("view", list(_TO_VIEW), _aggregate("edit"), aggregate_from="view"),
         _cluster_role("system:aggregate-to-admin", _TO_ADMIN, _aggregate("admin")),

@@ -14,6 +14,7 @@ from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer, key_of
 
 from .apiservice_availability import APIServiceAvailabilityController
+from .clusterrole_aggregation import ClusterRoleAggregationController
 from .crd_registration import CRDRegistrationController
 from .cronjob import CronJobController
 from .daemonset import DaemonSetController
@@ -81,6 +82,7 @@ INFORMERS = (
     ("resourcequotas", ""),
     ("apiservices", ""),
     ("customresourcedefinitions", ""),
+    ("clusterroles", ""),
 )
 
 
@@ -133,6 +135,7 @@ class ControllerManager:
             RootCAPublisher(self),
             APIServiceAvailabilityController(self),
             CRDRegistrationController(self),
+            ClusterRoleAggregationController(self),
         ]
 
     async def run(self) -> None:

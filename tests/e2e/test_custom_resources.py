@@ -164,6 +164,27 @@ def test_the_garbage_collector_follows_owner_references_to_custom_objects(kubect
     ok(kubectl("delete", "crd", "webapps.apps.example.com"))
 
 
+def rules_of(kubectl: Kubectl, role: str) -> list[dict[str, object]]:
+    return json.loads(ok(kubectl("get", "clusterrole", role, "-o", "jsonpath={.rules}")))
+
+
+def test_a_labelled_cluster_role_grants_the_kind_to_every_view_edit_and_admin_user(kubectl: Kubectl, tmp_path: Path):
+    (tmp_path / "reader.yaml").write_text(
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: crontab-reader\n"
+        "  labels:\n    rbac.authorization.k8s.io/aggregate-to-view: \"true\"\nrules:\n"
+        "- apiGroups: [stable.example.com]\n  resources: [crontabs]\n  verbs: [get, list, watch]\n")
+    ok(kubectl("apply", "-f", str(tmp_path / "reader.yaml")))
+    rule = {"apiGroups": ["stable.example.com"], "resources": ["crontabs"], "verbs": ["get", "list", "watch"]}
+    # view takes it in; edit aggregates view, and admin aggregates edit.
+    for role in ("view", "edit", "admin"):
+        assert wait_until(lambda role=role: rule in rules_of(kubectl, role)), role
+    # The parts are taken in name order: crontab-reader comes before system:aggregate-to-view.
+    assert rules_of(kubectl, "view")[0] == rule
+    ok(kubectl("delete", "clusterrole", "crontab-reader"))
+    for role in ("view", "edit", "admin"):
+        assert wait_until(lambda role=role: rule not in rules_of(kubectl, role)), role
+
+
 def test_deleting_a_namespace_deletes_the_custom_objects_in_it(kubectl: Kubectl, tmp_path: Path):
     ok(kubectl("create", "namespace", "crons"))
     (tmp_path / "weekly.yaml").write_text(crontab("weekly", cronSpec='"0 0 * * 0"'))
