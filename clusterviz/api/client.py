@@ -64,12 +64,13 @@ class Client:
 
     async def request(
         self, method: str, path: str, *, query: dict[str, str] | None = None, payload: Any = None,
-        content_type: str = "application/json", accept: str = "application/json",
+        content_type: str = "application/json", accept: str = "application/json", handed_over: bool = False,
     ) -> ApiResponse:
         """Send one request; non-2xx replies raise ``StatusError``."""
         req = ApiRequest(
             cluster=self.cluster, method=method, path=path, query=query or {}, payload=payload,
-            content_type=content_type, accept=accept, client=self.component, simulated=self.simulated,
+            payload_handed_over=handed_over, content_type=content_type, accept=accept, client=self.component,
+            simulated=self.simulated,
         )
         resp = await dispatch(req)
         if resp.status >= 400:
@@ -104,10 +105,13 @@ class Client:
         resp = await self.request("GET", path_for(await self.resource(plural), namespace), query=query)
         return resp.body
 
-    async def create(self, obj: dict[str, Any], namespace: str = "", **query: str) -> dict[str, Any]:
+    async def create(
+        self, obj: dict[str, Any], namespace: str = "", *, handed_over: bool = False, **query: str
+    ) -> dict[str, Any]:
+        """Create ``obj``; with ``handed_over`` the caller keeps no reference to it (a large body is not copied)."""
         resource = await self.resource_of(obj)
         ns = namespace or _meta(obj).get("namespace") or ("default" if resource.namespaced else "")
-        resp = await self.request("POST", path_for(resource, ns), payload=obj, query=query)
+        resp = await self.request("POST", path_for(resource, ns), payload=obj, query=query, handed_over=handed_over)
         return resp.body
 
     async def update(self, obj: dict[str, Any], sub: str = "") -> dict[str, Any]:

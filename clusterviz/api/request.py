@@ -37,6 +37,8 @@ class ApiRequest:
     host: str = "127.0.0.1"
     # Already-decoded body from in-process callers (skips JSON encoding).
     payload: Any = None
+    # The in-process caller keeps no reference to ``payload``, so a create need not copy it first.
+    payload_handed_over: bool = False
     # The cluster's simulation, when one runs it in this process (see api/gate.py).
     gate: Gate | None = None
     # False for set-up writes (a new cluster's namespaces and nodes), which are not part of any lesson.

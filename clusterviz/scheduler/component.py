@@ -316,7 +316,7 @@ class Scheduler:
         )
         self._start_index = record.next_start_index
         try:
-            await self.client.create(decision_object(record))
+            await self.client.create(decision_object(record), handed_over=True)
         except errors.StatusError as exc:
             log.debug("decision record not stored: %s", exc)
         meta = pod["metadata"]
