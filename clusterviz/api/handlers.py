@@ -430,8 +430,8 @@ async def _admit_priority(cid: int, kind: str, obj: dict[str, Any], old: dict[st
 
 async def create(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if isinstance(req.payload, dict):
-        # The in-process caller keeps its dict; a body decoded here is the create's own already.
-        return await create_object(req, rp, deep_copy(req.payload))
+        # The in-process caller keeps its dict (unless it handed it over); a body decoded here is the create's own.
+        return await create_object(req, rp, req.payload if req.payload_handed_over else deep_copy(req.payload))
     return await create_object(req, rp, codec.decode_object(req.body, req.content_type))
 
 
