@@ -111,8 +111,16 @@ def too_large(limit: int) -> StatusError:
     return StatusError(413, "RequestEntityTooLarge", f"Request entity too large: limit is {limit}")
 
 
-def unsupported_media_type(content_type: str) -> StatusError:
-    return StatusError(415, "UnsupportedMediaType", f"the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/merge-patch+json, application/strategic-merge-patch+json, application/json-patch+json, application/apply-patch+yaml (got {content_type})")
+ACCEPTED_MEDIA_TYPES = ("application/json", "application/yaml", "application/vnd.kubernetes.protobuf",
+                        "application/merge-patch+json", "application/strategic-merge-patch+json",
+                        "application/json-patch+json", "application/apply-patch+yaml")
+
+
+def unsupported_media_type(content_type: str, accepted: tuple[str, ...] = ACCEPTED_MEDIA_TYPES) -> StatusError:
+    """415: a body in a format this resource does not take (``content_type`` named when the decoder met it)."""
+    got = f" (got {content_type})" if content_type else ""
+    return StatusError(415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted "
+                       f"media types include: {', '.join(accepted)}{got}")
 
 
 def forbidden(message: str) -> StatusError:

@@ -46,6 +46,8 @@ from .resources import Resource
 from .validation import validate
 from .validation.custom_resource import prepare_custom_resource, validate_custom_resource
 
+# What a custom kind may be patched with.
+CUSTOM_PATCH_TYPES = ("application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml")
 # How often a patch is retried when a concurrent write got in first (as the real server does).
 PATCH_RETRIES = 8
 
@@ -604,6 +606,9 @@ def apply_patch(kind: str, current: dict[str, Any], patch: Any) -> dict[str, Any
 async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     resource = rp.resource
     kind, body = decode_patch(req)
+    if kind == "strategic" and resource.custom is not None:
+        # A custom kind has no patch strategies to follow (the CRD handler offers the other three).
+        raise errors.unsupported_media_type("", CUSTOM_PATCH_TYPES)
     cid = await cluster_of(req)
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: apply_patch(kind, scale, body), None)

@@ -71,6 +71,14 @@ def test_a_definition_serves_its_kind_with_its_columns_defaults_and_schema(kubec
     assert ok(kubectl("get", "ct", "my-new-cron-object", "-o", "jsonpath={.metadata.generation}")) == "1"
     assert ok(kubectl("get", "crd", CRD, "-o", "jsonpath={.metadata.generation}")) == "1"
 
+    # A custom kind has no patch strategies: kubectl patch's default type is refused, as the real server does.
+    strategic = kubectl("patch", "ct", "my-new-cron-object", "-p", '{"spec": {"replicas": 2}}')
+    assert strategic.returncode == 1
+    assert strategic.stderr == (
+        "error: application/strategic-merge-patch+json is not supported by stable.example.com/v1, Kind=CronTab: "
+        "the body of the request was in an unknown format - accepted media types include: "
+        "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml\n")
+
     explained = ok(kubectl("explain", "crontab.spec"))
     assert explained.startswith("GROUP:      stable.example.com\nKIND:       CronTab\nVERSION:    v1\n")
     assert "cronSpec\t<string>" in explained and "replicas\t<integer>" in explained
