@@ -35,7 +35,9 @@ class EventRecorder:
         self.client = client
         self.component = component
         self.host = host
-        self._seen: dict[str, dict[str, Any]] = {}
+        # Per identity of a recorded Event, its name and count: what a repeat needs (the whole Event would be
+        # held for the life of the component, five for every Pod a kubelet starts).
+        self._seen: dict[str, tuple[str, int]] = {}
 
     async def event(self, obj: dict[str, Any], type_: str, reason: str, message: str, field_path: str = "") -> None:
         """Record an Event (``type_`` is Normal or Warning); a repeat bumps the count of the same Event."""
@@ -45,12 +47,10 @@ class EventRecorder:
         identity = "|".join([ref.get("uid", ""), ref.get("name", ""), reason, message, self.component, self.host])
         previous = self._seen.get(identity)
         if previous is not None:
-            count = int(previous.get("count", 1)) + 1
+            name, count = previous
             try:
-                updated = await self.client.patch(
-                    "events", previous["metadata"]["name"], {"count": count, "lastTimestamp": now}, namespace
-                )
-                self._seen[identity] = updated
+                await self.client.patch("events", name, {"count": count + 1, "lastTimestamp": now}, namespace)
+                self._seen[identity] = (name, count + 1)
                 return
             except errors.StatusError:
                 self._seen.pop(identity, None)
@@ -59,10 +59,11 @@ class EventRecorder:
         source: dict[str, Any] = {"component": self.component}
         if self.host:
             source["host"] = self.host
+        name = f"{ref.get('name')}.{suffix}"
         body = {
             "apiVersion": "v1",
             "kind": "Event",
-            "metadata": {"name": f"{ref.get('name')}.{suffix}", "namespace": namespace},
+            "metadata": {"name": name, "namespace": namespace},
             "involvedObject": ref,
             "reason": reason,
             "message": message,
@@ -76,6 +77,7 @@ class EventRecorder:
             "reportingInstance": self.host,
         }
         try:
-            self._seen[identity] = await self.client.create(body, namespace)
+            await self.client.create(body, namespace)
         except errors.StatusError:
-            pass  # events are best effort, as in client-go
+            return  # events are best effort, as in client-go
+        self._seen[identity] = (name, 1)
