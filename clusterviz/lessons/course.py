@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .autoscaling import AUTOSCALING
 from .crash_loop import CRASH_LOOP
+from .custom_resources import CUSTOM_RESOURCES
 from .daemonset import DAEMON_SETS
 from .drain import DRAIN
 from .jobs import JOBS
@@ -664,4 +665,5 @@ LESSONS: tuple[Lesson, ...] = (
     PREEMPTION,
     DRAIN, AUTOSCALING,
     STORAGE,
+    CUSTOM_RESOURCES,
 )

@@ -19,7 +19,7 @@ from django.utils import translation
 
 from clusterviz.api import codec, errors, resources
 from clusterviz.api.bootstrap import node_object
-from clusterviz.api.client import Client, find_resource, path_for, resource_for
+from clusterviz.api.client import Client, find_resource, path_for
 from clusterviz.api.cluster_ca import ROOT_CA_CONFIG_MAP
 from clusterviz.api.component import SimSettings
 from clusterviz.api.metrics import LOAD_ANNOTATION
@@ -314,7 +314,7 @@ async def _apply(client: Client, manifest: str) -> str:
     """``kubectl apply -f``: create what is missing (recording the last applied configuration), patch the rest."""
     lines = []
     for doc in codec.parse_yaml(manifest, multi=True):
-        resource = resource_for(doc)
+        resource = await client.resource_of(doc)
         meta = doc.get("metadata") or {}
         name = meta.get("name", "")
         namespace = meta.get("namespace") or (NAMESPACE if resource.namespaced else "")
@@ -327,6 +327,9 @@ async def _apply(client: Client, manifest: str) -> str:
         elif ((existing["metadata"].get("annotations") or {}).get(LAST_APPLIED)) == applied:
             lines.append(f"{resource.noun}/{name} unchanged")
         else:
-            await client.patch(resource.key, name, body, namespace, patch_type="strategic")
+            # kubectl sends a custom kind a JSON merge patch: it has no patch strategies.
+            built_in = resources.lookup(resource.group, resource.version, resource.plural) is not None
+            patch_type = "strategic" if built_in else "merge"
+            await client.patch(resource.key, name, body, namespace, patch_type=patch_type)
             lines.append(f"{resource.noun}/{name} configured")
     return "\n".join(lines)

@@ -156,7 +156,7 @@ def story_payload(told: story.Story, messages: list[dict[str, Any]], pinned: boo
         "pod": told.pod,
         "beats": beats,
         "progress": told.progress,
-        "last": story.LAST_HOP,
+        "last": told.last,
         "skipped": list(told.skipped),
         "others": sum(1 for m in messages if m["seq"] not in in_story),
         "lastSeq": messages[-1]["seq"] if messages else 0,
@@ -216,7 +216,7 @@ def _worth_a_stop(message: dict[str, Any], told: story.Story) -> bool:
     bookkeeping that keep a quiet cluster ticking, nor the etcd round of every write."""
     if message.get("step") == 1 and message.get("from") in CLIENTS:
         return True
-    if told.progress < story.LAST_HOP:
+    if told.progress < told.last:
         return False
     kind, sender, verb = (message.get("object") or {}).get("kind"), str(message.get("from", "")), message.get("verb")
     if message.get("to") == "apiserver" and verb in WRITES:

@@ -21,6 +21,8 @@ from typing import Any
 OWNER_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "StatefulSet", "Job")
 # The last hop of the flow: the progress reads "k / 13".
 LAST_HOP = 13
+# The hop at which a write is stored and answered (kubectl -> API server -> etcd -> API server).
+WRITTEN = 3
 
 Message = dict[str, Any]
 
@@ -74,6 +76,13 @@ class Story:
     def done(self) -> list[Beat]:
         """The complete beats: what Next and Back move through."""
         return [b for b in self.beats if b.complete]
+
+    @property
+    def last(self) -> int:
+        """The story's last hop: 13 when the object becomes a Pod on a node; 3, the write itself, for any other
+        (a definition, a ConfigMap: no controller turns it into Pods)."""
+        makes_pods = self.root is None or self.root.kind == "Pod" or self.root.kind in OWNER_KINDS
+        return LAST_HOP if makes_pods else WRITTEN
 
     @property
     def progress(self) -> int:

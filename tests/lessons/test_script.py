@@ -20,7 +20,7 @@ def test_the_ten_lessons_come_in_course_order():
     assert [lesson.slug for lesson in LESSONS] == [
         "creation-flow", "node-name", "node-selector", "node-affinity", "pod-affinity", "resources",
         "ports-and-disks", "scale-and-rollout", "node-failure", "service", "daemonset", "crash-loop",
-        "jobs", "statefulset", "preemption", "drain", "autoscaling", "storage",
+        "jobs", "statefulset", "preemption", "drain", "autoscaling", "storage", "custom-resources",
     ]
     assert list(BY_SLUG) == [lesson.slug for lesson in LESSONS]
 

@@ -155,7 +155,7 @@ def names_of(value: object) -> set[str]:
                 names |= {str(k) for k in item} | {str(v) for v in item.values()}
             elif key in NAMED and isinstance(item, str):
                 names.add(item)
-            elif key == "values" and isinstance(item, list):
+            elif key in ("values", "shortNames") and isinstance(item, list):
                 names |= {str(v) for v in item}
             else:
                 names |= names_of(item)

@@ -37,7 +37,8 @@ _IDENTIFIER = re.compile(r"[\d./=_:]|[a-z][A-Z]")
 _WORD = re.compile(r"[A-Za-z]+")
 # kubectl and one of its commands, then its arguments (Latin letters, digits and -./=:_ only).
 _COMMAND = re.compile(
-    r"\bkubectl +(?:annotate|apply|autoscale|cordon|create|delete|describe|drain|edit|get|label|logs|patch|rollout|scale|set"
+    r"\bkubectl +(?:annotate|api-resources|apply|autoscale|cordon|create|delete|describe|drain|edit|explain|get|label|logs"
+    r"|patch|rollout|scale|set"
     r"|taint|top|uncordon)\b(?: +[-A-Za-z0-9_./=:]+)*"
 )
 
