@@ -37,7 +37,11 @@ def format_value(value: Any) -> str:
         return "null"
     if isinstance(value, (int, float)):
         return str(value)
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+    except TypeError:
+        # YAML keys of several types (1: a, b: c) cannot be sorted: keep them in their order.
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 @dataclass(frozen=True)

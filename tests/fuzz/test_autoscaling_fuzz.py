@@ -24,6 +24,7 @@ from tests.fuzz.fuzzing import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# Copied into each drawn object: a mutation changes the copy, never what the next draw starts from.
 TARGET = {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
 V1 = "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers"
 V2 = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers"
@@ -40,7 +41,7 @@ def v1_objects(draw: st.DrawFn) -> dict[str, Any]:
     return {
         "apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
         "metadata": {"name": draw(names), "annotations": annotations},
-        "spec": {"scaleTargetRef": draw(mostly(st.just(TARGET))), "minReplicas": draw(mostly(st.integers(-1, 5))),
+        "spec": {"scaleTargetRef": draw(mostly(st.builds(dict, st.just(TARGET)))), "minReplicas": draw(mostly(st.integers(-1, 5))),
                  "maxReplicas": draw(mostly(st.integers(0, 10))),
                  "targetCPUUtilizationPercentage": draw(mostly(st.integers(-5, 200)))},
     }
@@ -53,7 +54,7 @@ def v2_objects(draw: st.DrawFn) -> dict[str, Any]:
                                                 optional={"averageUtilization": mostly(st.integers(-1, 200)),
                                                           "averageValue": mostly(st.just("100m"))})))
     spec: dict[str, Any] = {
-        "scaleTargetRef": TARGET, "maxReplicas": draw(mostly(st.integers(0, 10))),
+        "scaleTargetRef": dict(TARGET), "maxReplicas": draw(mostly(st.integers(0, 10))),
         "metrics": [{"type": draw(mostly(st.sampled_from(["Resource", "Pods"]))),
                      "resource": {"name": draw(mostly(st.just("cpu"))), "target": target}}],
     }
