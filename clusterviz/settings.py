@@ -52,7 +52,7 @@ MIDDLEWARE = [
     # Outermost: a database outage in any layer below answers 503 with Retry-After, not 500.
     "clusterviz.api.outage.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "clusterviz.middleware.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -28,6 +28,8 @@ class Message:
     # What delivery does: resolve a waiting hop, or hand a watch event over.
     future: asyncio.Future[Message] | None = field(default=None, repr=False, compare=False)
     payload: Any = field(default=None, repr=False, compare=False)
+    # A write hop (apiserver -> etcd): whoever it wakes asks the store for that write and nothing else.
+    store_write: bool = field(default=False, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The ``flowmessages`` shape served by the API."""

@@ -8,6 +8,12 @@ deliver, let the woken component work until it waits again, deliver the next.
 Modes: ``live`` (simulated time = wall time x speed), ``paused``, ``step``
 (each ``step()`` call delivers exactly one message) and ``fast-forward``
 (deliver at once; jump the clock to the next timer when idle).
+
+Store writes wait for the engine too: the writes asked for while the engine's work runs, and
+those of write hops delivered one after another at the same simulated instant, are committed
+together in one transaction once nothing else is left to run at that instant. Each keeps its own
+revision and watch event, in the order asked, and their writers resume one at a time in that
+order, so a run is the same sequence as with a transaction for every write.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from clusterviz.api import clock
+from clusterviz.apimachinery.unstructured import resource_version
+from clusterviz.store import batch, kv
 
 from .bus import Message
 
@@ -86,6 +94,9 @@ def component_of(task_name: str) -> str:
 class Engine:
     """The bus and clock of one cluster."""
 
+    # False commits every write on its own, at once: the reference the batched runs are held to.
+    commit_together = True
+
     def __init__(
         self, cluster: str, mode: str = "live", speed: float = 1.0, start_time: float = 0.0,
         epoch: datetime | None = None,
@@ -121,6 +132,16 @@ class Engine:
         self.background: set[asyncio.Task[Any]] = set()
         self._runner: asyncio.Task[None] | None = None
         self.settled = asyncio.Event()
+        # Store writes asked for and not yet committed, and the instant they belong to.
+        self._writes: list[tuple[kv.Write, asyncio.Future[Any]]] = []
+        self._writes_due = 0.0
+        # The due time of the last message delivered or timer fired: the instant work now runs at.
+        self._instant = start_time
+        # Revisions committed whose writers have not gone on yet: not to be published before they do.
+        self._held: deque[int] = deque()
+        # How many transactions the engine's own commits took, and how many writes they held.
+        self.commits = 0
+        self.committed_writes = 0
 
     # --- time -------------------------------------------------------------------------------
 
@@ -240,12 +261,13 @@ class Engine:
         return msg
 
     async def hop(
-        self, sender: str, to: str, verb: str, kind: str, namespace: str, name: str, step: int | None, summary: str
+        self, sender: str, to: str, verb: str, kind: str, namespace: str, name: str, step: int | None, summary: str,
+        *, store_write: bool = False,
     ) -> Message:
-        """Send a message and wait until it is delivered."""
+        """Send a message and wait until it is delivered (``store_write``: its delivery leads to one store write)."""
         msg = self.post(
             {"sender": sender, "to": to, "verb": verb, "kind": kind, "namespace": namespace, "name": name,
-             "step": step, "summary": summary},
+             "step": step, "summary": summary, "store_write": store_write},
             future=True,
         )
         assert msg.future is not None
@@ -274,17 +296,68 @@ class Engine:
         return await self._block(future)
 
     def wake(self, future: asyncio.Future[Any], value: Any = None) -> None:
-        """Resolve a future a blocked component waits on (counting it running again)."""
+        """Resolve a future a blocked component waits on (counting it running again); an exception is raised in it."""
         if not future.done():
             task = self._waiting.get(future)
             if task is not None:
                 self._mark(task, True)
-            future.set_result(value)
+            if isinstance(value, BaseException):
+                future.set_exception(value)
+            else:
+                future.set_result(value)
+
+    # --- store writes -----------------------------------------------------------------------
+
+    async def commit[T](self, perform: Callable[[], Awaitable[T]]) -> T:
+        """Run ``perform``, whose store writes wait to be committed with the others of this instant."""
+        if not self.commit_together:
+            return await perform()
+        with batch.collected_by(self._collect):
+            return await perform()
+
+    async def _collect(self, write: kv.Write) -> dict[str, Any]:
+        if not self._writes:
+            self._writes_due = self._instant
+        future: asyncio.Future[dict[str, Any]] = self._loop.create_future()
+        self._writes.append((write, future))
+        self._changed.set()
+        result: dict[str, Any] = await self._block(future)
+        return result
+
+    def _joins_writes(self) -> bool:
+        """Whether the next delivery is a write hop of the instant whose writes wait, so its write may join them."""
+        if self.mode not in ("live", "fast-forward") or self._steps:
+            return False
+        item = self._next(foreground_only=False)
+        return isinstance(item, Message) and item.store_write and item.due == self._writes_due
+
+    async def _commit_writes(self) -> None:
+        """Commit the waiting writes in one transaction, then let their writers go on one at a time, in order."""
+        waiting, self._writes = self._writes, []
+        try:
+            results = await batch.commit_all([write for write, _future in waiting])
+        except Exception as failure:  # noqa: BLE001 - every write of the batch gets the failure
+            results = [failure] * len(waiting)
+        self.commits += 1
+        self.committed_writes += len(waiting)
+        revisions = [resource_version(result) if isinstance(result, dict) else None for result in results]
+        self._held.extend(revision for revision in revisions if revision is not None)
+        for (_write, future), result, revision in zip(waiting, results, revisions, strict=True):
+            if revision is not None:
+                self._held.popleft()
+            self.wake(future, result)
+            await self.wait_idle()
+
+    @property
+    def held_revision(self) -> int | None:
+        """The oldest revision committed by this engine whose writer has not gone on yet: events from it wait."""
+        return self._held[0] if self._held else None
 
     # --- delivery ---------------------------------------------------------------------------
 
     def _deliver(self, msg: Message) -> None:
         self._set_now(msg.due)
+        self._instant = msg.due
         self.last_seq += 1
         msg.seq = self.last_seq
         msg.time = self.now
@@ -302,6 +375,7 @@ class Engine:
 
     def _fire(self, timer: _Timer) -> None:
         self._set_now(timer.due)
+        self._instant = timer.due
         if not timer.background:
             self._last_foreground = self.now
         self.wake(timer.future)
@@ -388,6 +462,9 @@ class Engine:
         while True:
             await self.wait_idle()
             self._changed.clear()
+            if self._writes and not self._joins_writes():
+                await self._commit_writes()
+                continue
             if self.mode == "paused":
                 self.settled.set()
                 await self._changed.wait()

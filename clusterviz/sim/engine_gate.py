@@ -151,8 +151,8 @@ class EngineGate:
                 steps: flow.WriteSteps = req.context.get("steps", flow.NO_STEPS)
                 noun = _noun(rp.resource.kind, rp.namespace, name)
                 await self.engine.hop("apiserver", "etcd", "write", rp.resource.kind, rp.namespace, name,
-                                      steps.store, f"The API server writes {noun} to etcd")
-            obj = await perform()
+                                      steps.store, f"The API server writes {noun} to etcd", store_write=True)
+            obj = await self.engine.commit(perform)
             if not self._quiet(rp):
                 steps = req.context.get("steps", flow.NO_STEPS)
                 kind, namespace, name = object_ref(obj, rp.resource.kind)
@@ -182,7 +182,11 @@ class EngineGate:
                 await self.follower.refresh(upto)
             if self.published < self.follower.floor:
                 await self._publish_from_store()
+            # Writes committed together are published as their writers go on, one by one.
+            held = self.engine.held_revision
             for event in self.follower.since(self.published):
+                if held is not None and event.revision >= held:
+                    break
                 self._offer(event)
 
     def _offer(self, event: kv.Event) -> None:

@@ -102,7 +102,13 @@ def test_a_jobs_pods_carry_the_tracking_finalizer_until_counted(kubectl: Kubectl
         # Counted as a failure, released, gone; the Job makes a replacement.
         eventually(lambda: job(kubectl, "tracked")["status"].get("failed") == 1, "the deleted Pod to count as failed")
         eventually(lambda: kubectl("get", "pod", name).returncode == 1, "the deleted Pod to go")
-        eventually(lambda: len(running()) == 1 and running()[0]["metadata"]["name"] != name, "a replacement")
+
+        def replaced() -> bool:
+            # One listing per poll: two would be two moments of the cluster.
+            pods = [p["metadata"]["name"] for p in running()]
+            return len(pods) == 1 and pods[0] != name
+
+        eventually(replaced, "a replacement")
     finally:
         ok(kubectl("delete", "job", "tracked"))
     eventually(lambda: ok(kubectl("get", "pods", "-l", "job-name=tracked", "-o", "name")).strip() == "", "Pods gone")
