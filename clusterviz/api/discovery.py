@@ -1,4 +1,9 @@
-"""Discovery documents: /version, /api, /apis, and each group-version's resource list."""
+"""Discovery documents: /version, /api, /apis, and each group-version's resource list.
+
+/api and /apis also come aggregated (``apidiscovery.k8s.io``), as kube-apiserver serves them to a
+client that asks for them in its Accept header: every resource of every group version in one
+document, so that kubectl learns the API in two requests instead of one per group version.
+"""
 
 from __future__ import annotations
 
@@ -108,3 +113,76 @@ def _subresource(r: resources.Resource, sub: str) -> dict[str, Any]:
     else:
         entry.update(kind=r.kind, verbs=["get", "patch", "update"])
     return entry
+
+
+AGGREGATED_VERSIONS = ("v2", "v2beta1")
+
+
+def aggregated_version(accept: str) -> str | None:
+    """The ``apidiscovery.k8s.io`` version an Accept header prefers (v2 or v2beta1); None for the plain documents."""
+    for media_range in accept.split(","):
+        media, *parameters = (part.strip() for part in media_range.split(";"))
+        params = dict(part.split("=", 1) for part in parameters if "=" in part)
+        if (params.get("g"), params.get("as")) == ("apidiscovery.k8s.io", "APIGroupDiscoveryList"):
+            if media == "application/json" and params.get("v") in AGGREGATED_VERSIONS:
+                return params["v"]
+        elif media in ("application/json", "*/*", "application/*"):
+            return None
+    return None
+
+
+def aggregated_content_type(version: str) -> str:
+    return f"application/json;g=apidiscovery.k8s.io;v={version};as=APIGroupDiscoveryList"
+
+
+def _response_kind(group: str, version: str, kind: str) -> dict[str, str]:
+    return {"group": group, "version": version, "kind": kind}
+
+
+def _resource_discovery(r: resources.Resource) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "resource": r.plural,
+        # The resource's own kind, in its own group version, is named by kind alone.
+        "responseKind": _response_kind("", "", r.kind),
+        "scope": "Namespaced" if r.namespaced else "Cluster",
+        "singularResource": r.singular,
+        "verbs": list(r.verbs),
+    }
+    if r.short_names:
+        entry["shortNames"] = list(r.short_names)
+    if r.categories:
+        entry["categories"] = list(r.categories)
+    subresources = []
+    for sub in r.subresources:
+        plain = _subresource(r, sub)
+        subresources.append({
+            "subresource": sub,
+            "responseKind": _response_kind(plain.get("group", ""), plain.get("version", ""), plain["kind"]),
+            "verbs": plain["verbs"],
+        })
+    if subresources:
+        entry["subresources"] = subresources
+    return entry
+
+
+def _group_discovery(group: str, versions: list[str], custom: Sequence[resources.Resource]) -> dict[str, Any]:
+    listed = []
+    for version in versions:
+        served = resources.in_group_version(group, version) + [
+            r for r in custom if (r.group, r.version) == (group, version)
+        ]
+        listed.append({"version": version, "resources": [_resource_discovery(r) for r in served],
+                       "freshness": "Current"})
+    meta: dict[str, Any] = {"name": group, "creationTimestamp": None} if group else {"creationTimestamp": None}
+    return {"metadata": meta, "versions": listed}
+
+
+def aggregated(version: str, core: bool, custom: Sequence[resources.Resource] = ()) -> dict[str, Any]:
+    """GET /api (``core``) or /apis as an APIGroupDiscoveryList."""
+    groups = {"": ["v1"]} if core else {g: v for g, v in _versions(custom).items() if g}
+    return {
+        "kind": "APIGroupDiscoveryList",
+        "apiVersion": f"apidiscovery.k8s.io/{version}",
+        "metadata": {},
+        "items": [_group_discovery(group, versions, () if core else custom) for group, versions in groups.items()],
+    }

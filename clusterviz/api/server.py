@@ -128,6 +128,10 @@ def _discovery(req: ApiRequest, parts: list[str], custom: list[Resource]) -> Api
         body = discovery.VERSION_INFO
     elif parts[0] in ("healthz", "livez", "readyz") and len(parts) == 1:
         return ApiResponse(200, "ok", content_type="text/plain")
+    elif parts in (["api"], ["apis"]) and (version := discovery.aggregated_version(req.accept)) is not None:
+        raw = json.dumps(discovery.aggregated(version, parts == ["api"], custom), separators=(",", ":")).encode()
+        return ApiResponse(200, raw + b"\n", content_type=discovery.aggregated_content_type(version),
+                           headers={"Vary": "Accept"})
     elif parts == ["api"]:
         body = discovery.core_versions(req.host)
     elif parts == ["apis"]:
