@@ -43,8 +43,8 @@ async def test_the_node_cards_catch_up_after_the_store_was_unavailable(outage, m
     assert connected
     await receive_until(communicator, 'id="nodes"')
 
-    # Every transaction is refused, so every read of the store (the page's lists, the log) is a 503.
-    outage("BEGIN")
+    # Every statement is refused, so every read of the store (the page's lists, the log) is a 503.
+    outage("")
     # The log's reader fails, so every watch of the page ends with a 503 Status at once, and each
     # list-watch lists again, which is refused too.
     watched = len(CARD_RESOURCES + PANEL_RESOURCES)
