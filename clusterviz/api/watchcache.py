@@ -13,6 +13,7 @@ import asyncio
 import bisect
 from typing import Any
 
+from clusterviz.apimachinery.unstructured import deep_copy
 from clusterviz.store import kv, notify
 from clusterviz.store.threads import in_thread
 
@@ -26,6 +27,8 @@ KEEP = 5000
 KEEP_BYTES = 32 * 1024 * 1024
 # After a failed read, wait this long before trying again.
 RETRY_SECONDS = 1.0
+# An update takes its old object from memory only when at most this many events came after it.
+RECENT_EVENTS = 64
 
 
 class LogFollower:
@@ -51,6 +54,22 @@ class LogFollower:
     def since(self, revision: int) -> list[kv.Event]:
         """The events after ``revision`` (which must not be below ``floor``)."""
         return self._events[bisect.bisect_right(self._revisions, revision) :]
+
+    def stored_at(self, key: kv.Key, revision: int) -> dict[str, Any] | None:
+        """A copy of ``key``'s object as written at ``revision``, if that event is among the last few here
+        and none of them changed ``key`` again; None otherwise."""
+        index = bisect.bisect_left(self._revisions, revision)
+        if index == len(self._revisions) or self._revisions[index] != revision:
+            return None
+        if len(self._events) - index > RECENT_EVENTS:
+            return None
+        where = (key.resource, key.namespace, key.name)
+        event = self._events[index]
+        if event.type == "DELETED" or (event.resource, event.namespace, event.name) != where:
+            return None
+        if any((e.resource, e.namespace, e.name) == where for e in self._events[index + 1 :]):
+            return None
+        return deep_copy(event.object)
 
     async def wait(self, revision: int, timeout: float) -> None:
         """Until the log moves past ``revision``, a read fails, or ``timeout`` passes."""
@@ -162,6 +181,17 @@ def acquire(cid: int, revision: int) -> LogFollower:
         follower = _followers[key] = LogFollower(cid, revision)
     follower.users += 1
     return follower
+
+
+def stored_at(cid: int, key: kv.Key, revision: int) -> dict[str, Any] | None:
+    """``key``'s object at ``revision`` from the running loop's follower of cluster ``cid`` (None: read the store).
+
+    As kube-apiserver's update starts from its watch cache's copy, an update that names the revision it
+    read needs no read of the store: the object at a revision never changes, and the store's write still
+    checks that the revision is current.
+    """
+    follower = _followers.get((asyncio.get_running_loop(), cid))
+    return None if follower is None else follower.stored_at(key, revision)
 
 
 def release(follower: LogFollower) -> None:

@@ -88,7 +88,9 @@ def test_a_success_policy_completes_an_indexed_job_at_its_leader(kubectl: Kubect
 
 
 def test_a_jobs_pods_carry_the_tracking_finalizer_until_counted(kubectl: Kubectl, tmp_path: Path):
-    ok(kubectl("create", "job", "tracked", "--image=busybox:1.36", "--", "sleep", "600"))
+    # nginx serves until it is stopped: in fast-forward a `sleep` would end (and the Job complete)
+    # between two of the test's polls, the replacement's included.
+    ok(kubectl("create", "job", "tracked", "--image=nginx:1.27"))
     try:
         def running() -> list[dict]:
             items = json.loads(ok(kubectl("get", "pods", "-l", "job-name=tracked", "-o", "json")))["items"]
