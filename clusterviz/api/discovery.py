@@ -68,11 +68,24 @@ def group(name: str, custom: Sequence[resources.Resource] = ()) -> dict[str, Any
     return {"kind": "APIGroup", "apiVersion": "v1", **_group(name, versions)}
 
 
+def _served(group: str, version: str, custom: Sequence[resources.Resource]) -> list[resources.Resource]:
+    """The resources of one group version: the built-in ones, then the cluster's custom ones."""
+    return resources.in_group_version(group, version) + [r for r in custom if (r.group, r.version) == (group, version)]
+
+
+def _names(r: resources.Resource) -> dict[str, list[str]]:
+    """A resource's short names and categories, where it has them (both documents leave empty ones out)."""
+    out = {}
+    if r.short_names:
+        out["shortNames"] = list(r.short_names)
+    if r.categories:
+        out["categories"] = list(r.categories)
+    return out
+
+
 def resource_list(group: str, version: str, custom: Sequence[resources.Resource] = ()) -> dict[str, Any] | None:
     """GET /api/v1 or /apis/<group>/<version>: an APIResourceList."""
-    served = resources.in_group_version(group, version) + [
-        r for r in custom if (r.group, r.version) == (group, version)
-    ]
+    served = _served(group, version, custom)
     if not served:
         return None
     entries: list[dict[str, Any]] = []
@@ -83,11 +96,8 @@ def resource_list(group: str, version: str, custom: Sequence[resources.Resource]
             "namespaced": r.namespaced,
             "kind": r.kind,
             "verbs": list(r.verbs),
+            **_names(r),
         }
-        if r.short_names:
-            entry["shortNames"] = list(r.short_names)
-        if r.categories:
-            entry["categories"] = list(r.categories)
         entries.append(entry)
         for sub in r.subresources:
             entries.append(_subresource(r, sub))
@@ -147,11 +157,8 @@ def _resource_discovery(r: resources.Resource) -> dict[str, Any]:
         "scope": "Namespaced" if r.namespaced else "Cluster",
         "singularResource": r.singular,
         "verbs": list(r.verbs),
+        **_names(r),
     }
-    if r.short_names:
-        entry["shortNames"] = list(r.short_names)
-    if r.categories:
-        entry["categories"] = list(r.categories)
     subresources = []
     for sub in r.subresources:
         plain = _subresource(r, sub)
@@ -168,9 +175,7 @@ def _resource_discovery(r: resources.Resource) -> dict[str, Any]:
 def _group_discovery(group: str, versions: list[str], custom: Sequence[resources.Resource]) -> dict[str, Any]:
     listed = []
     for version in versions:
-        served = resources.in_group_version(group, version) + [
-            r for r in custom if (r.group, r.version) == (group, version)
-        ]
+        served = _served(group, version, custom)
         listed.append({"version": version, "resources": [_resource_discovery(r) for r in served],
                        "freshness": "Current"})
     meta: dict[str, Any] = {"name": group, "creationTimestamp": None} if group else {"creationTimestamp": None}

@@ -13,6 +13,7 @@ from typing import Any
 from clusterviz.store import kv
 
 from . import (
+    binding,
     clock,
     customresources,
     deletion,
@@ -203,7 +204,7 @@ async def _verb(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         return await handlers.get(req, rp)
     if method == "POST":
         if rp.name and rp.sub == "binding":
-            return await handlers.bind(req, rp)
+            return await binding.bind(req, rp)
         if rp.name and rp.sub == "eviction":
             return await eviction.evict(req, rp)
         if rp.name and rp.sub == "token" and rp.resource.kind == "ServiceAccount":

@@ -321,8 +321,7 @@ class Engine:
         future: asyncio.Future[dict[str, Any]] = self._loop.create_future()
         self._writes.append((write, future))
         self._changed.set()
-        result: dict[str, Any] = await self._block(future)
-        return result
+        return await self._block(future)
 
     def _joins_writes(self) -> bool:
         """Whether the next delivery is a write hop of the instant whose writes wait, so its write may join them."""
