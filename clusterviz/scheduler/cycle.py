@@ -236,7 +236,7 @@ def _reservoir(tied: Sequence[str], best: int, rng: random.Random) -> tuple[str,
         f"{len(tied)} nodes share the highest total ({best}); one was drawn uniformly at random "
         f"(reservoir sampling in name order, seeded): {selected}."
     )
-    return selected, TieBreak("reservoir", tuple(tied), tuple(draws), text)
+    return selected, TieBreak("reservoir", tied, tuple(draws), text)
 
 
 def select_host(totals: Mapping[str, int], rng: random.Random) -> tuple[str, tuple[str, ...], TieBreak]:
@@ -493,8 +493,8 @@ def schedule(
     totals[feasible_rows] = totals_feasible
     if needed:
         best = int(totals_feasible.max())
-        tied = tuple(table.name_array[feasible_rows[totals_feasible == best]])
-        selected, tie_break = _reservoir(tied, best, rng)
+        # The tied names stay a slice of the table's name column: the record makes them a tuple when read.
+        selected, tie_break = _reservoir(table.name_array[feasible_rows[totals_feasible == best]], best, rng)
     else:
         selected = table.names[int(feasible_rows[0])]
         tied = (selected,)
@@ -511,7 +511,7 @@ def schedule(
         table, filtered, np.flatnonzero(evaluated), feasible, scored, totals, keep=(table.rows[selected],)
     )
     return DecisionRecord(
-        **base, columns=columns, selected=selected, tied=tied, scoring_needed=needed, tie_break=tie_break,
+        **base, columns=columns, selected=selected, scoring_needed=needed, tie_break=tie_break,
         next_start_index=next_start, explainer=explainer,
     )  # fmt: skip
 

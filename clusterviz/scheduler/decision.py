@@ -9,6 +9,7 @@ was broken, or upstream's ``0/N nodes are available: ...`` message.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
@@ -238,12 +239,21 @@ class TieBreak:
     first and alone), ``highest-total`` (one node had the best total) or ``reservoir``
     (upstream's uniform random pick, replayed with a seeded RNG over the tied
     nodes in name order; ``draws`` lists each ``rand.Intn(k)``).
+    ``tied`` holds the tied nodes' names as the cycle found them: a tuple, or the node
+    table's names picked by row (thousands of equal nodes tie in a big cluster, and a
+    tuple of them per attempt is slow to build and to garbage-collect); ``candidates``
+    makes it a tuple on first read.
     """
 
     method: str
-    candidates: tuple[str, ...] = ()
+    tied: Sequence[str] = field(default=(), compare=False)  # compared through ``draws`` and ``text``
     draws: tuple[tuple[str, int, int], ...] = ()
     text: str = ""
+
+    @cached_property
+    def candidates(self) -> tuple[str, ...]:
+        """The tied nodes, in name order."""
+        return tuple(self.tied)
 
     def to_dict(self) -> dict[str, Any]:
         """API shape of ``tieBreak``."""
@@ -283,7 +293,6 @@ class DecisionRecord:
     profile: str
     columns: NodeColumns | None
     selected: str | None
-    tied: tuple[str, ...] = ()
     message: str = ""
     scoring_needed: bool = False
     tie_break: TieBreak = field(default_factory=lambda: TieBreak("none"))
@@ -313,6 +322,11 @@ class DecisionRecord:
             return {}
         c = self.columns
         return {n: t for n, f, t in zip(c.names, c.feasible.tolist(), c.totals.tolist(), strict=True) if f}
+
+    @property
+    def tied(self) -> tuple[str, ...]:
+        """The nodes that shared the best total (the selected one alone when there was no tie to break)."""
+        return self.tie_break.candidates
 
     @property
     def scheduled(self) -> bool:
