@@ -85,15 +85,21 @@ def claimable(clusters: list[str], holder: str, lease_seconds: float = LEASE_SEC
     return [cluster for cluster in clusters if free(cluster)]
 
 
-def held_elsewhere(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bool:
-    """Whether another process holds a live lease on ``cluster`` (its engine runs there)."""
+def holder_elsewhere(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> str | None:
+    """The other process holding a live lease on ``cluster`` (its engine runs there), or None."""
     fresh = timezone.now() - timedelta(seconds=lease_seconds)
     return (
         EngineLease.objects.filter(cluster=cluster, renewed__gte=fresh)
         .exclude(holder="")
         .exclude(holder=holder)
-        .exists()
+        .values_list("holder", flat=True)
+        .first()
     )
+
+
+def held_elsewhere(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bool:
+    """Whether another process holds a live lease on ``cluster``."""
+    return holder_elsewhere(cluster, holder, lease_seconds) is not None
 
 
 def release(clusters: list[str], holder: str) -> None:

@@ -10,6 +10,7 @@ answer back. Reads never travel: they are answered from the store where they arr
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import uuid
 from collections import OrderedDict
@@ -19,6 +20,7 @@ from django.conf import settings
 
 from clusterviz.api import errors
 from clusterviz.api.request import ApiRequest, ApiResponse
+from clusterviz.store import loops
 from clusterviz.store.notify import channel_layer
 from clusterviz.store.threads import in_thread
 
@@ -37,9 +39,12 @@ ACK_SECONDS = 2.0
 REMEMBERED = 10_000
 
 
-def group(cluster: str) -> str:
-    """The channel-layer group of the process that runs ``cluster``'s engine."""
-    return f"clusterviz-gate-{cluster}"
+def group(holder: str) -> str:
+    """The channel-layer group of the process called ``holder`` in the lease table.
+
+    Group names allow only letters, digits, ``-``, ``_`` and ``.``; a holder name has a colon.
+    """
+    return f"clusterviz-gate-{hashlib.sha1(holder.encode()).hexdigest()}"
 
 
 def available() -> bool:
@@ -58,22 +63,23 @@ async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
     """Send ``req`` to the process holding its cluster's engine; None when no other process holds it.
 
     The holder acknowledges a request as soon as it takes it. A request nobody took (the holder was
-    just starting and not yet listening, or is busy) is sent again; the holder serves each request
-    id once.
+    just starting and not yet listening, is busy, or no longer runs the cluster) is sent again, to
+    whichever process holds the lease by then; a process serves each request id once.
     """
-    if not available() or not await in_thread(lease.held_elsewhere)(req.cluster, holder):
+    if not available():
         return None
     layer = channel_layer()
     reply = await layer.new_channel()
     message = {"type": "gate.request", "id": uuid.uuid4().hex, "reply": reply, "request": _encode(req)}
     deadline = asyncio.get_running_loop().time() + FORWARD_TIMEOUT
     while asyncio.get_running_loop().time() < deadline:
-        await layer.group_send(group(req.cluster), message)
+        serving = await in_thread(lease.holder_elsewhere)(req.cluster, holder)
+        if serving is None:
+            return None  # nobody else runs it (any more): serve it here
+        await layer.group_send(group(serving), message)
         try:
             answer = await asyncio.wait_for(layer.receive(reply), ACK_SECONDS)
         except TimeoutError:
-            if not await in_thread(lease.held_elsewhere)(req.cluster, holder):
-                return None  # the holder went away: serve it here after all
             continue
         try:
             # Skip acknowledgements: a request sent twice is acknowledged twice.
@@ -87,17 +93,57 @@ async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
     raise errors.service_unavailable(f'the process simulating cluster "{req.cluster}" did not answer; try again')
 
 
-async def serve(cluster: str) -> None:
-    """In the process running ``cluster``'s engine: answer the requests other processes forward."""
-    from clusterviz.api.server import dispatch
+class _Gate:
+    """One event loop's channel for the writes other processes forward to it, whatever their cluster.
 
-    layer = channel_layer()
-    channel = await layer.new_channel()
-    await layer.group_add(group(cluster), channel)
-    answering: set[asyncio.Task[None]] = set()
-    taken: OrderedDict[str, None] = OrderedDict()
+    It is the only member of this process's group (``group``), and serves the requests of the
+    clusters whose engines run in its loop; a request for another cluster is left for the forwarder
+    to send again, to the cluster's holder.
+    """
 
-    async def answer(message: dict[str, Any]) -> None:
+    def __init__(self) -> None:
+        self.clusters: set[str] = set()
+        self.answering: set[asyncio.Task[None]] = set()
+        # Request ids taken, so that a request sent twice is served once.
+        self.taken: OrderedDict[str, None] = OrderedDict()
+        self.task = asyncio.get_running_loop().create_task(self._receive())
+
+    async def _receive(self) -> None:
+        layer = channel_layer()
+        channel = await layer.new_channel()
+        name = group(lease.holder_identity())
+        await layer.group_add(name, channel)
+        try:
+            while True:
+                self._take(await layer.receive(channel))
+        finally:
+            for task in self.answering:
+                task.cancel()
+            await layer.group_discard(name, channel)
+
+    def _take(self, message: dict[str, Any]) -> None:
+        """Acknowledge and serve ``message``, unless it is another cluster's."""
+        if message["request"]["cluster"] not in self.clusters:
+            return
+        # Sent again before our acknowledgement arrived, it is acknowledged again but served once.
+        first = message["id"] not in self.taken
+        if first:
+            self.taken[message["id"]] = None
+            if len(self.taken) > REMEMBERED:
+                self.taken.popitem(last=False)
+        # A task, so that a slow write or Redis holds up no other request.
+        task = asyncio.get_running_loop().create_task(self._answer(message, first))
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
+
+    async def _answer(self, message: dict[str, Any], serve: bool) -> None:
+        """Acknowledge ``message``; with ``serve``, then serve it and send the answer back."""
+        from clusterviz.api.server import dispatch
+
+        layer = channel_layer()
+        await layer.send(message["reply"], {"type": "gate.ack"})
+        if not serve:
+            return
         resp = await dispatch(ApiRequest(**message["request"]))
         await layer.send(
             message["reply"],
@@ -105,19 +151,21 @@ async def serve(cluster: str) -> None:
              "content_type": resp.content_type},
         )  # fmt: skip
 
+
+_gates: dict[asyncio.AbstractEventLoop, _Gate] = {}
+
+
+async def serve(cluster: str) -> None:
+    """In the process running ``cluster``'s engine: answer, until cancelled, the requests other processes forward.
+
+    The clusters of an event loop share its gate, which stops with the last of them.
+    """
+    gate = loops.entry(_gates, _Gate)
+    gate.clusters.add(cluster)
     try:
-        while True:
-            message = await layer.receive(channel)
-            await layer.send(message["reply"], {"type": "gate.ack"})
-            if message["id"] in taken:
-                continue  # sent again before our acknowledgement arrived: it is being served already
-            taken[message["id"]] = None
-            if len(taken) > REMEMBERED:
-                taken.popitem(last=False)
-            task = asyncio.get_running_loop().create_task(answer(message))
-            answering.add(task)
-            task.add_done_callback(answering.discard)
+        await asyncio.get_running_loop().create_future()  # done only by cancellation, with the engine
     finally:
-        for task in answering:
-            task.cancel()
-        await layer.group_discard(group(cluster), channel)
+        gate.clusters.discard(cluster)
+        if not gate.clusters and _gates.get(asyncio.get_running_loop()) is gate:
+            del _gates[asyncio.get_running_loop()]
+            gate.task.cancel()

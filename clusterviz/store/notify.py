@@ -2,11 +2,13 @@
 
 A wake-up says "cluster N reached revision R". Subscribers in this process are
 woken directly, with the events of the write, so that they need not read it
-back; other processes learn through the channel layer group of the cluster,
-which each event loop with subscribers joins (with Redis; the in-memory layer
-has no other processes to hear from), and read the log themselves. One poll per
-event loop finds what a lost or impossible wake-up missed, so a wake-up delays
-an event at worst, never loses it.
+back; other processes learn through one channel-layer group, which each event
+loop with subscribers joins (with Redis; the in-memory layer has no other
+processes to hear from), and read the log themselves. A message of that group
+names every cluster a batch of writes moved, with its revision: one message per
+batch however many clusters it wrote, and each listener wakes only the clusters
+watched in its loop. One poll per event loop finds what a lost or impossible
+wake-up missed, so a wake-up delays an event at worst, never loses it.
 """
 
 from __future__ import annotations
@@ -39,16 +41,15 @@ def channel_layer() -> BaseChannelLayer:
     return layer
 
 
-def group_name(cid: int) -> str:
-    """The channel-layer group carrying a cluster's wake-ups."""
-    return f"cluster-{cid}"
+# The channel-layer group carrying every process's wake-ups.
+GROUP = "clusterviz-revisions"
 
 
 class _Listener:
-    """One event loop's channel on the channel layer, woken by other processes' writes.
+    """One event loop's channel in the wake-up group, woken by other processes' writes.
 
-    It joins the group of each cluster watched in its loop and wakes that cluster's watchers
-    whenever a message arrives.
+    Each message wakes the watchers of the clusters it names that are watched in this loop; the
+    others' watchers are in other processes.
     """
 
     RETRY_SECONDS = 1.0
@@ -60,19 +61,24 @@ class _Listener:
         self.tasks = {loop.create_task(self._receive())}
 
     def join(self, cid: int) -> None:
-        """Hear about ``cid``'s writes (again: joining renews the group membership's expiry)."""
+        """Hear about ``cid``'s writes (joining the group again renews the membership's expiry)."""
         self.clusters.add(cid)
-        task = self.loop.create_task(self._join([cid]))
+        task = self.loop.create_task(self._join())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _join(self, cids: list[int]) -> None:
+    async def _join(self) -> None:
         channel = await asyncio.shield(self.channel)
         try:
-            for cid in cids:
-                await channel_layer().group_add(group_name(cid), channel)
+            await channel_layer().group_add(GROUP, channel)
         except Exception:  # noqa: BLE001 - without the group, watchers still poll the log
-            log.warning("could not join the wake-up groups of clusters %s", cids, exc_info=True)
+            log.warning("could not join the wake-up group", exc_info=True)
+
+    def _wake(self, message: dict[str, Any]) -> None:
+        """Wake the watchers of the clusters ``message`` names that this loop watches."""
+        for cid, revision in message["revisions"]:
+            if cid in self.clusters:
+                wake_local(int(cid), int(revision))
 
     async def _receive(self) -> None:
         layer = channel_layer()
@@ -80,15 +86,14 @@ class _Listener:
             try:
                 if not self.channel.done():
                     self.channel.set_result(await layer.new_channel())
-                message = await layer.receive(self.channel.result())
-                wake_local(int(message["cluster"]), int(message.get("revision", 0)))
+                self._wake(await layer.receive(self.channel.result()))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - Redis went away: watchers poll meanwhile
                 log.warning("lost the channel layer; retrying", exc_info=True)
                 await asyncio.sleep(self.RETRY_SECONDS)  # wall-clock: waiting for Redis to come back
-                # Redis may have lost the memberships (a restart); join again.
-                await self._join(sorted(self.clusters))
+                # Redis may have lost the membership (a restart); join again.
+                await self._join()
 
 
 _listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
@@ -209,8 +214,8 @@ def _publish_forever() -> None:
     """Send queued wake-ups to the channel layer, from an event loop of this thread's own.
 
     Writers only queue them: a writer never waits for Redis, nor for an event loop that may be
-    shutting down (which would keep the process from exiting). Queued wake-ups of one cluster
-    are sent as one, for its latest revision.
+    shutting down (which would keep the process from exiting). The wake-ups queued meanwhile
+    go as one message, with each cluster's latest revision.
     """
     loop = asyncio.new_event_loop()
     layer = channel_layer()
@@ -219,12 +224,12 @@ def _publish_forever() -> None:
         while not _outbox.empty():
             cid, revision = _outbox.get()
             latest[cid] = max(revision, latest.get(cid, 0))
-        for cid, revision in latest.items():
-            message = {"type": "revision.written", "cluster": cid, "revision": revision}
-            try:
-                loop.run_until_complete(layer.group_send(group_name(cid), message))
-            except Exception:  # noqa: BLE001 - a lost wake-up only delays watchers, who also poll
-                log.warning("could not publish revision %s of cluster %s", revision, cid, exc_info=True)
+        # Pairs rather than a mapping: the layer's msgpack reads back only string keys.
+        message = {"type": "revisions.written", "revisions": sorted(latest.items())}
+        try:
+            loop.run_until_complete(layer.group_send(GROUP, message))
+        except Exception:  # noqa: BLE001 - a lost wake-up only delays watchers, who also poll
+            log.warning("could not publish the revisions %s", latest, exc_info=True)
 
 
 def publish(cid: int, revision: int, events: Sequence[Any] = ()) -> None:
