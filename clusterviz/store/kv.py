@@ -366,14 +366,15 @@ class _Writer:
         with _cursor() as cursor:
             # ON CONFLICT rather than catching IntegrityError: on PostgreSQL a failed statement
             # would abort the whole transaction.
+            # A returned row rather than the row count, which a pipeline (``_pipelined``) knows only later.
             cursor.execute(
                 f"INSERT INTO {_table(StoredObject)} (cluster_id, resource, namespace, name, uid, resource_version,"
                 f" node_name, phase, labels, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {param}, {param})"
-                " ON CONFLICT (cluster_id, resource, namespace, name) DO NOTHING",
+                " ON CONFLICT (cluster_id, resource, namespace, name) DO NOTHING RETURNING id",
                 [self.cid, key.resource, key.namespace, key.name, index["uid"], self.revision, index["node_name"],
                  index["phase"], _encode(index["labels"]), text],
             )
-            if cursor.rowcount != 1:
+            if cursor.fetchone() is None:
                 self.revision -= 1
                 raise KeyExists(key)
         # The event decodes its own copy from the text just stored: the caller may change ``obj``.
@@ -440,6 +441,24 @@ def exclusive() -> Iterator[None]:
         yield
 
 
+@contextmanager
+def _pipelined() -> Iterator[None]:
+    """On PostgreSQL, send the enclosed statements without waiting for the answer of each.
+
+    A statement whose result nobody reads (a write's UPDATE, the watch events, the revision) then
+    travels with the next one whose result is read, or with the last: a batch of writes takes one
+    round trip per statement read rather than per statement. The failure of a statement surfaces
+    at the next read or at the end, and fails the whole transaction as any database failure does.
+    """
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    # Errors met when the pipeline ends reach the caller as Django's, as every statement's do.
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
 def _lock_clusters(cursor: Any, cids: list[int]) -> dict[int, int]:
     """Lock the clusters' rows (in id order, so two batches never wait for each other); their revisions."""
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
@@ -480,7 +499,7 @@ def write_many(writes: list[Write]) -> list[dict[str, Any] | StoreError]:
     RevisionConflict, ClusterNotFound), which writes nothing; a database failure fails them all.
     """
     results: list[dict[str, Any] | StoreError] = []
-    with exclusive(), transaction.atomic(), _cursor() as cursor:
+    with exclusive(), transaction.atomic(), _pipelined(), _cursor() as cursor:
         starts = _lock_clusters(cursor, sorted({w.cid for w in writes}))
         writers = {cid: _Writer(cid, revision) for cid, revision in starts.items()}
         for write in writes:
