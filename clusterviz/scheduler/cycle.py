@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -52,7 +52,7 @@ from clusterviz.scheduler.framework import (
     fit_error_message,
 )
 from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo, as_pod_info
-from clusterviz.scheduler.nodetable import NodeTable
+from clusterviz.scheduler.nodetable import NodeTable, RowView
 from clusterviz.scheduler.plugins import FILTER, NORMALIZING, POST_FILTER, PRE_FILTER, PRE_SCORE, SCORE
 from clusterviz.scheduler.profile import Profile
 from clusterviz.scheduler.snapshot import Snapshot
@@ -163,25 +163,6 @@ def _with_nominated_pods(
 def _filter_result(plugin: str, legacy: str, status: Status, upstream: bool = True) -> FilterResult:
     # Statuses repeat across attempts (mostly Success): build each display row once.
     return FilterResult(plugin, legacy, status.code.value, status.message, upstream)
-
-
-class _Rows(Sequence[NodeInfo]):
-    """The NodeInfos of some table rows, looked up only when a PreScore plugin reads them."""
-
-    def __init__(self, table: NodeTable, rows: np.ndarray) -> None:
-        self.table, self.rows = table, rows
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice):
-            return [self.table.infos[r] for r in self.rows[i].tolist()]
-        return self.table.infos[int(self.rows[i])]
-
-    def __iter__(self) -> Iterator[NodeInfo]:
-        infos = self.table.infos
-        return (infos[r] for r in self.rows.tolist())
 
 
 def _filter_all(plugin: Any, state: CycleState, pod: PodInfo, table: NodeTable) -> NodeStatuses:
@@ -493,8 +474,8 @@ def schedule(
     totals[feasible_rows] = totals_feasible
     if needed:
         best = int(totals_feasible.max())
-        # The tied names stay a slice of the table's name column: the record makes them a tuple when read.
-        selected, tie_break = _reservoir(table.name_array[feasible_rows[totals_feasible == best]], best, rng)
+        # The tied names are looked up when the record is read: thousands of them cost a cache miss each.
+        selected, tie_break = _reservoir(RowView(table.names, feasible_rows[totals_feasible == best]), best, rng)
     else:
         selected = table.names[int(feasible_rows[0])]
         tied = (selected,)
@@ -524,7 +505,7 @@ def _score(
     Returns per plugin (plugin, weight, raw, normalised, needed) aligned with
     ``rows`` (None when the plugin skipped), the totals, and an error ("" if none).
     """
-    nodes = _Rows(table, rows)
+    nodes = RowView(table.infos, rows)  # the NodeInfos are looked up only when a PreScore plugin reads them
     for plugin in profile.at(PRE_SCORE):
         status = plugin.pre_score(state, pod, nodes)
         if status.is_skip:
@@ -556,6 +537,17 @@ def _score(
     return tuple(out), totals, ""
 
 
+def _highest(values: np.ndarray, among: np.ndarray, k: int) -> np.ndarray:
+    """The ``k`` positions of ``among`` with the highest ``values``, equal values going to the earlier position:
+    the first ``k`` of a stable sort by value, found without sorting (a big cluster's record lists 50 of thousands)."""
+    if len(among) <= k:
+        return among
+    candidates = values[among]
+    kth = np.partition(candidates, len(among) - k)[len(among) - k]
+    above = among[candidates > kth]
+    return np.concatenate([above, among[candidates == kth][: k - len(above)]])
+
+
 def _columns(
     table: NodeTable,
     filtered: _Filtered,
@@ -568,10 +560,15 @@ def _columns(
     """The record's columns for the evaluated ``rows``; past DETAIL_LIMIT only the best candidates get rows."""
     omitted = None
     if len(rows) > DETAIL_LIMIT:
-        # Feasible rows by total (highest first, then name), plus the rows asked for.
-        order = np.lexsort((rows, -totals[rows], ~feasible[rows]))
+        # Feasible rows by total (highest first, then name), then infeasible ones, plus the rows asked for.
+        listed, listed_totals = feasible[rows], totals[rows]
+        best = _highest(listed_totals, np.flatnonzero(listed), TOP_CANDIDATES)
+        if len(best) < TOP_CANDIDATES:
+            best = np.concatenate(
+                [best, _highest(listed_totals, np.flatnonzero(~listed), TOP_CANDIDATES - len(best))]
+            )
         shown = np.zeros(len(rows), bool)
-        shown[order[:TOP_CANDIDATES]] = True
+        shown[best] = True
         wanted = np.zeros(len(table), bool)
         wanted[list(keep)] = True
         shown |= wanted[rows]

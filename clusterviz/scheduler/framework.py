@@ -147,6 +147,8 @@ class NodeStatuses:
     @classmethod
     def from_keys(cls, keys: np.ndarray, status_of: Callable[[int], Status]) -> NodeStatuses:
         """Rows with equal integer keys share a status; key 0 means Success, ``status_of(key)`` the others."""
+        if not keys.any():
+            return cls(np.zeros(len(keys), np.int16), (SUCCESS,))  # every node passes: no need to sort the keys
         distinct, inverse = np.unique(keys, return_inverse=True)
         statuses = [status_of(int(k)) if k else SUCCESS for k in distinct.tolist()]
         if len(distinct) and distinct[0] == 0:

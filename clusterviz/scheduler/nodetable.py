@@ -13,8 +13,8 @@ or removed rebuilds the table on next use.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from typing import Any, TypeVar, overload
 
 import numpy as np
 
@@ -28,6 +28,9 @@ POD_COUNT = "podCount"
 POD_GROUP = "podGroup"  # Pods with one (namespace, labels); the name is that pair
 SCORE_TERM = "scoreTerm"  # placed Pods' InterPodAffinity scoring terms; the name is the term
 ABSENT = -1  # label code of a node without the label
+# How many per-row values (see NodeTable.per_row: one per plugin and Pod shape) a table keeps, 16 bytes a node
+# each; a bench's 35 request shapes times two plugins must fit, or cycling through them would miss every time.
+PER_ROW_LIMIT = 256
 T = TypeVar("T")
 
 
@@ -59,6 +62,9 @@ class NodeTable:
         self._columns: dict[tuple[str, Hashable], np.ndarray] = {}
         self._pod_columns: dict[tuple[str, Hashable], np.ndarray] = {}
         self._derived: dict[Hashable, Any] = {}
+        # Bumped whenever a row is refreshed: what per_row computed for a row is good while its version holds.
+        self._versions = np.zeros(len(self.infos), np.int64)
+        self._per_row: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}
 
     def __len__(self) -> int:
         return len(self.infos)
@@ -76,6 +82,12 @@ class NodeTable:
             cache[key] = col
         return col
 
+    def column_at(self, kind: str, name: Hashable, rows: np.ndarray) -> np.ndarray:
+        """:meth:`column` at the given (sorted, distinct) rows; when they are all the rows, the column itself
+        (read it, never write it): scoring every node of a big cluster need not copy each column first."""
+        col = self.column(kind, name)
+        return col if len(rows) == len(col) else col[rows]
+
     def pod_count(self) -> np.ndarray:
         """How many Pods each node runs."""
         return self.column(POD_COUNT)
@@ -86,6 +98,7 @@ class NodeTable:
         if row is None:
             return
         info = self.infos[row]
+        self._versions[row] += 1
         for (kind, name), col in self._columns.items():
             col[row] = _resource_value(info, kind, name)
         # Of the group and term columns only the Pod's own can have changed.
@@ -96,6 +109,25 @@ class NodeTable:
             pod_col = self._pod_columns.get((kind, name))
             if pod_col is not None:
                 pod_col[row] = _resource_value(info, kind, name)
+
+    def per_row(self, key: Hashable, rows: np.ndarray, compute: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """``compute(rows)`` for a value that depends on ``key`` and on the rows' nodes and Pods alone, kept between
+        attempts: a later call computes again only the rows refreshed since (mostly the one node the last Pod went
+        to), so scoring the same kind of Pod on thousands of nodes costs little per attempt."""
+        entry = self._per_row.pop(key, None)  # popped and put back: the dict's order is least recently used first
+        if entry is None:
+            entry = (compute(np.arange(len(self))), self._versions.copy())
+            if len(self._per_row) >= PER_ROW_LIMIT:
+                del self._per_row[next(iter(self._per_row))]
+        else:
+            values, seen = entry
+            stale = np.flatnonzero(seen != self._versions)
+            if len(stale):
+                values[stale] = compute(stale)
+                seen[stale] = self._versions[stale]
+        self._per_row[key] = entry
+        values = entry[0]
+        return values if len(rows) == len(values) else values[rows]
 
     def node_changed(self, node_name: str) -> None:
         """A node's object changed (labels, taints, allocatable, images): refresh its row, drop derived columns."""
@@ -154,3 +186,32 @@ def _codes(values: Sequence[Any], absent_is_value: bool = False) -> tuple[np.nda
             code = index[value] = len(index)
         codes[row] = code
     return codes, tuple(index)
+
+
+class RowView(Sequence[T]):
+    """The entries of some rows of a per-row list (a table's NodeInfos or names), looked up only when read.
+
+    Touching thousands of Python objects costs a cache miss each; a cycle that
+    needs a few of them, or none until someone reads its record, passes this instead.
+    """
+
+    def __init__(self, items: Sequence[T], rows: np.ndarray) -> None:
+        self.items, self.rows = items, rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return [self.items[r] for r in self.rows[i].tolist()]
+        return self.items[int(self.rows[i])]
+
+    def __iter__(self) -> Iterator[T]:
+        items = self.items
+        return (items[r] for r in self.rows.tolist())

@@ -135,5 +135,10 @@ class NodeResourcesBalancedAllocation(BasePlugin):
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
         """:meth:`score` for the given rows at once."""
         pod_request = state.get(NAME) or [pod.requests.get(name) for name in self.resources]
-        requested, allocatable = resource_columns(nodes, rows, self.resources, pod_request, use_requested=True)
-        return balanced_score_nodes(requested, allocatable)
+
+        def compute(some: np.ndarray) -> np.ndarray:
+            requested, allocatable = resource_columns(nodes, some, self.resources, pod_request, use_requested=True)
+            return balanced_score_nodes(requested, allocatable)
+
+        # A node's score depends only on its own requests and allocatable, and the Pod's requests.
+        return nodes.per_row((NAME, self.resources, tuple(pod_request)), rows, compute)

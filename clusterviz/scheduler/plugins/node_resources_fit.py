@@ -246,8 +246,8 @@ def resource_columns(
     for i, (name, req) in enumerate(zip(resources, pod_request, strict=True)):
         if name == PODS or (req == 0 and name not in (CPU, MEMORY, EPHEMERAL_STORAGE)):
             continue  # left out, as allocatable_and_requested gives (0, 0)
-        alloc = nodes.column(ALLOCATABLE, name)[rows]
-        used = nodes.column(kind if name in (CPU, MEMORY) else REQUESTED, name)[rows]
+        alloc = nodes.column_at(ALLOCATABLE, name, rows)
+        used = nodes.column_at(kind if name in (CPU, MEMORY) else REQUESTED, name, rows)
         allocatable[i] = alloc
         requested[i] = np.where(alloc != 0, used + req, 0)
     return requested, allocatable
@@ -520,8 +520,13 @@ class NodeResourcesFit(BasePlugin):
         """:meth:`score` for the given rows at once."""
         names = self._score_resources
         pod_request = state.get(NAME + "/score") or [pod.non_zero_requests.get(n) for n in names]
-        requested, allocatable = resource_columns(nodes, rows, names, pod_request, use_requested=False)
-        return self.strategy.score_nodes(requested, allocatable)
+
+        def compute(some: np.ndarray) -> np.ndarray:
+            requested, allocatable = resource_columns(nodes, some, names, pod_request, use_requested=False)
+            return self.strategy.score_nodes(requested, allocatable)
+
+        # A node's score depends only on its own requests and allocatable, and the Pod's scoring requests.
+        return nodes.per_row((NAME, self.strategy, tuple(pod_request)), rows, compute)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A bound Pod deleted (or scaled down), a node added or given more allocatable."""
