@@ -589,18 +589,23 @@ def _owned_by_applier(
 
 
 def apply_patch(kind: str, current: dict[str, Any], patch: Any) -> dict[str, Any]:
+    """``current`` (as stored: plain JSON) patched, as plain JSON.
+
+    A merge of plain JSON into plain JSON is plain JSON, so only the patch (small) is checked; a JSON
+    patch can copy subtrees over and over, so its result is checked whole.
+    """
     try:
         if kind == "json":
             result = json_patch(current, patch)
         elif kind == "merge":
-            result = merge_patch(current, patch)
+            result = merge_patch(current, codec.normalize(patch))
         else:
-            result = strategic_merge_patch(current, patch)
+            result = strategic_merge_patch(current, codec.normalize(patch))
     except PatchError as exc:
         raise errors.StatusError(422 if kind == "json" else 400, "Invalid" if kind == "json" else "BadRequest", str(exc)) from None
     if not isinstance(result, dict):
         raise errors.bad_request("the patch did not produce an object")
-    return codec.normalize(result)
+    return codec.normalize(result) if kind == "json" else result
 
 
 async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:

@@ -113,8 +113,9 @@ class EngineGate:
         self.published = revision
         self.follower = watchcache.acquire(cid, revision)
         self.watchers: set[_Watcher] = set()
-        # Deliveries of one event go out in a fixed order (by component), so runs repeat.
-        self._ordered: list[_Watcher] = []
+        # Deliveries of one event go out in a fixed order (by component), so runs repeat; only the
+        # watchers of the event's resource are offered it (an event would pass every other one by).
+        self._ordered: dict[str, list[_Watcher]] = {}
         self._lock = asyncio.Lock()
         self._inflight = 0
         self._tailer: asyncio.Task[None] | None = None
@@ -191,7 +192,7 @@ class EngineGate:
 
     def _offer(self, event: kv.Event) -> None:
         self.published = event.revision
-        for watcher in self._ordered:
+        for watcher in self._ordered.get(event.resource, ()):
             watcher.offer(event)
 
     async def _publish_from_store(self) -> None:
@@ -234,7 +235,10 @@ class EngineGate:
         return watcher.events()
 
     def _reorder(self) -> None:
-        self._ordered = sorted(self.watchers, key=lambda w: (w.component, w.key, w.namespace, w.start))
+        ordered: dict[str, list[_Watcher]] = {}
+        for watcher in sorted(self.watchers, key=lambda w: (w.component, w.key, w.namespace, w.start)):
+            ordered.setdefault(watcher.key, []).append(watcher)
+        self._ordered = ordered
 
     def start_tailer(self) -> None:
         """Pick up writes made elsewhere (other processes, management commands) as the watch cache reads them."""

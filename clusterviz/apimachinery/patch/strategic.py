@@ -34,6 +34,7 @@ Result documents never contain ``$``-directives. Malformed patches raise
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -113,6 +114,9 @@ def _rule_matches(pattern: Path, path: Path) -> bool:
     return len(path) >= len(pattern) and path[len(path) - len(pattern) :] == pattern
 
 
+# Every write's field ownership asks for each list of the object (``managedfields.leaves``): the answer
+# for a path never changes, and objects repeat the same few paths.
+@functools.lru_cache(maxsize=4096)
 def default_patch_meta(path: Path) -> PatchMeta | None:
     """Return the patch metadata for the list at ``path`` per :data:`MERGE_RULES`, or None (replace)."""
     for pattern, meta in MERGE_RULES:
