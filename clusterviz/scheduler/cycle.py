@@ -239,7 +239,8 @@ class _Filtered:
         # The first rejecting plugin of each node in profile order (-1: none): the one the message counts.
         first = np.full(n, -1, np.int16)
         for i, verdict in enumerate(verdicts):
-            if verdict is not None:
+            # statuses[0] is Success: a verdict of that alone (most plugins, most Pods) rejects no node.
+            if verdict is not None and len(verdict.statuses) > 1:
                 first[(first < 0) & verdict.failing()] = i
         # Nodes a PreFilter node set left out fail at the narrowing plugin alone: upstream filters them not at all.
         self.excluded = np.zeros(n, bool)
@@ -272,6 +273,7 @@ class _Filtered:
         """The record's filter columns for the given rows."""
         out = []
         outside = self.excluded[rows]
+        any_outside = bool(outside.any())
         for i, (plugin, verdict) in enumerate(zip(self.plugins, self.verdicts, strict=True)):
             legacy = plugin.legacy_name("filter")
             statuses: tuple[Status, ...]
@@ -280,7 +282,7 @@ class _Filtered:
             else:
                 statuses, index = verdict.statuses, verdict.index[rows]
             results = tuple(_filter_result(plugin.name, legacy, s) for s in statuses)
-            if i != self.narrowing and outside.any():
+            if i != self.narrowing and any_outside:
                 # The same verdicts, flagged where upstream never ran this filter.
                 index = np.where(outside, index + len(results), index)
                 results += tuple(_filter_result(plugin.name, legacy, s, False) for s in statuses)
@@ -521,8 +523,8 @@ def _score(
             continue
         raw = _score_all(plugin, state, pod, table, rows)
         normalized = _normalize_all(plugin, state, pod, table, rows, raw) if plugin.name in NORMALIZING else raw
-        bad = (normalized < MIN_NODE_SCORE) | (normalized > MAX_NODE_SCORE)
-        if bad.any():
+        if len(normalized) and (normalized.min() < MIN_NODE_SCORE or normalized.max() > MAX_NODE_SCORE):
+            bad = (normalized < MIN_NODE_SCORE) | (normalized > MAX_NODE_SCORE)
             value = int(normalized[np.flatnonzero(bad)[0]])
             return (
                 (),
@@ -543,6 +545,9 @@ def _highest(values: np.ndarray, among: np.ndarray, k: int) -> np.ndarray:
     if len(among) <= k:
         return among
     candidates = values[among]
+    at_top = np.flatnonzero(candidates == candidates.max())
+    if len(at_top) >= k:
+        return among[at_top[:k]]  # the usual big cluster: more nodes share the best total than are listed
     kth = np.partition(candidates, len(among) - k)[len(among) - k]
     above = among[candidates > kth]
     return np.concatenate([above, among[candidates == kth][: k - len(above)]])
@@ -575,10 +580,9 @@ def _columns(
         hidden = rows[~shown]
         omitted = omitted_summary(feasible[hidden], filtered.first_failures(hidden))
         rows = rows[shown]
-    # Score arrays are aligned with the feasible rows; spread them over the listed rows.
-    position = np.full(len(table), -1, np.int64)
-    position[np.flatnonzero(feasible)] = np.arange(int(feasible.sum()))
-    at = np.maximum(position[rows], 0)
+    # Score arrays are aligned with the feasible rows; spread them over the listed rows (infeasible ones get
+    # the first feasible row's, never read).
+    at = np.where(feasible[rows], np.searchsorted(np.flatnonzero(feasible), rows), 0)
     scores = []
     for plugin, weight, raw, normalized, needed in scored:
         legacy = plugin.legacy_name("score")

@@ -83,10 +83,8 @@ class NodeTable:
         return col
 
     def column_at(self, kind: str, name: Hashable, rows: np.ndarray) -> np.ndarray:
-        """:meth:`column` at the given (sorted, distinct) rows; when they are all the rows, the column itself
-        (read it, never write it): scoring every node of a big cluster need not copy each column first."""
-        col = self.column(kind, name)
-        return col if len(rows) == len(col) else col[rows]
+        """:meth:`column` at the given rows (see :func:`at_rows`)."""
+        return at_rows(self.column(kind, name), rows)
 
     def pod_count(self) -> np.ndarray:
         """How many Pods each node runs."""
@@ -126,8 +124,7 @@ class NodeTable:
                 values[stale] = compute(stale)
                 seen[stale] = self._versions[stale]
         self._per_row[key] = entry
-        values = entry[0]
-        return values if len(rows) == len(values) else values[rows]
+        return at_rows(entry[0], rows)
 
     def node_changed(self, node_name: str) -> None:
         """A node's object changed (labels, taints, allocatable, images): refresh its row, drop derived columns."""
@@ -172,6 +169,12 @@ class NodeTable:
     def has_image(self, name: str) -> np.ndarray:
         """Whether each node reports image ``name``."""
         return self.derived(("image", name), lambda t: np.array([name in i.images for i in t.infos], bool))
+
+
+def at_rows(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """A per-row array at the given (sorted, distinct) rows; when they are all the rows, the array itself (read it,
+    never write it): scoring every node of a big cluster need not copy each column first."""
+    return values if len(rows) == len(values) else values[rows]
 
 
 def _codes(values: Sequence[Any], absent_is_value: bool = False) -> tuple[np.ndarray, tuple[Any, ...]]:

@@ -12,7 +12,7 @@ import numpy as np
 
 from clusterviz.scheduler.framework import MAX_NODE_SCORE, BasePlugin, CycleState, go_div, go_div_nodes
 from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo
-from clusterviz.scheduler.nodetable import NodeTable
+from clusterviz.scheduler.nodetable import NodeTable, at_rows
 
 NAME = "ImageLocality"
 LEGACY_SCORE_NAME = "ImageLocalityPriority"
@@ -124,12 +124,18 @@ class ImageLocality(BasePlugin):
         snapshot = state.snapshot
         assert snapshot is not None
         images, count = self._images(state, pod)
-        sums = np.zeros(len(rows), np.int64)
-        for name in images:
-            summary = snapshot.images.summary(name)
-            if summary is not None:
-                sums += nodes.has_image(name)[rows] * scaled_image_score(summary, max(len(snapshot), 1))
-        return calculate_priority_nodes(sums, count)
+        total = max(len(snapshot), 1)
+        summaries = ((name, snapshot.images.summary(name)) for name in images)
+        scaled = tuple((name, scaled_image_score(summary, total)) for name, summary in summaries if summary is not None)
+
+        def build(table: NodeTable) -> np.ndarray:
+            sums = np.zeros(len(table), np.int64)
+            for name, score in scaled:
+                sums += table.has_image(name) * score
+            return calculate_priority_nodes(sums, count)
+
+        # The nodes' images, not their Pods, decide: the scores last until a node changes.
+        return at_rows(nodes.derived((NAME, scaled, count), build), rows)
 
     def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
         """:func:`image_inputs` on this node."""

@@ -42,7 +42,7 @@ from clusterviz.scheduler.nodeinfo import (
     Resource,
     pod_requests,
 )
-from clusterviz.scheduler.nodetable import ALLOCATABLE, NON_ZERO_REQUESTED, REQUESTED, NodeTable
+from clusterviz.scheduler.nodetable import ALLOCATABLE, NON_ZERO_REQUESTED, POD_COUNT, REQUESTED, NodeTable
 
 NAME = "NodeResourcesFit"
 LEGACY_FILTER_NAME = "PodFitsResources"
@@ -179,13 +179,18 @@ def fits_request_nodes(
     """
     checks = checked_resources(pod_request, ignored_resources, ignored_groups)
     reasons = [REASON_TOO_MANY_PODS] + [reason for _, reason, _ in checks]
-    keys = (nodes.pod_count() + 1 > nodes.column(ALLOCATABLE, PODS)).astype(np.int64)
-    unresolvable = np.zeros(len(nodes), bool)
-    for bit, (name, _, req) in enumerate(checks, start=1):
-        cap = nodes.column(ALLOCATABLE, name)
-        keys |= (req > cap - nodes.column(REQUESTED, name)).astype(np.int64) << bit
-        unresolvable |= req > cap
-    keys |= (unresolvable & (keys > 1)).astype(np.int64) << 62
+
+    def keys_at(rows: np.ndarray) -> np.ndarray:
+        keys = (nodes.column_at(POD_COUNT, "", rows) + 1 > nodes.column_at(ALLOCATABLE, PODS, rows)).astype(np.int64)
+        unresolvable = np.zeros(len(rows), bool)
+        for bit, (name, _, req) in enumerate(checks, start=1):
+            cap = nodes.column_at(ALLOCATABLE, name, rows)
+            keys |= (req > cap - nodes.column_at(REQUESTED, name, rows)).astype(np.int64) << bit
+            unresolvable |= req > cap
+        return keys | (unresolvable & (keys > 1)).astype(np.int64) << 62
+
+    # A node's key depends on its own Pods and allocatable alone, so it is kept between attempts.
+    keys = nodes.per_row((NAME, tuple(checks)), np.arange(len(nodes)), keys_at)
 
     def status_of(key: int) -> Status:
         missing = tuple(reason for bit, reason in enumerate(reasons) if key >> bit & 1)
