@@ -160,9 +160,11 @@ def _with_nominated_pods(
 
 
 @functools.lru_cache(maxsize=1024)
-def _filter_result(plugin: str, legacy: str, status: Status, upstream: bool = True) -> FilterResult:
-    # Statuses repeat across attempts (mostly Success): build each display row once.
-    return FilterResult(plugin, legacy, status.code.value, status.message, upstream)
+def _filter_results(
+    plugin: str, legacy: str, statuses: tuple[Status, ...], upstream: bool = True
+) -> tuple[FilterResult, ...]:
+    # A plugin's statuses repeat across attempts (mostly Success alone): build their display rows once.
+    return tuple(FilterResult(plugin, legacy, s.code.value, s.message, upstream) for s in statuses)
 
 
 def _filter_all(plugin: Any, state: CycleState, pod: PodInfo, table: NodeTable) -> NodeStatuses:
@@ -281,11 +283,11 @@ class _Filtered:
                 statuses, index = (Status.skip(),), np.zeros(len(rows), np.int16)
             else:
                 statuses, index = verdict.statuses, verdict.index[rows]
-            results = tuple(_filter_result(plugin.name, legacy, s) for s in statuses)
+            results = _filter_results(plugin.name, legacy, statuses)
             if i != self.narrowing and any_outside:
                 # The same verdicts, flagged where upstream never ran this filter.
                 index = np.where(outside, index + len(results), index)
-                results += tuple(_filter_result(plugin.name, legacy, s, False) for s in statuses)
+                results += _filter_results(plugin.name, legacy, statuses, False)
             out.append(FilterColumn(results, index))
         return tuple(out)
 
@@ -435,8 +437,8 @@ def schedule(
         # Upstream stops filtering once it has found ``want`` feasible nodes.
         processed = int(np.searchsorted(found, want)) + 1 if len(walk) and want and found[-1] >= want else len(walk)
         evaluated[walk[:processed]] = True
+        feasible_rows = np.flatnonzero(evaluated & (filtered.first < 0))  # in row order, without a sort
         evaluated |= excluded_rows
-        feasible_rows = np.sort(walk[:processed][ok[:processed]])
     next_start = (start_index + processed) % len(candidates) if len(candidates) else 0
     rejected = evaluated & (filtered.first >= 0)
     rejectors = frozenset(

@@ -142,6 +142,8 @@ class NodeStatuses:
     @classmethod
     def where(cls, passes: np.ndarray, failure: Status) -> NodeStatuses:
         """Success where ``passes`` is true, ``failure`` elsewhere."""
+        if passes.all():
+            return cls(np.zeros(len(passes), np.int16), (SUCCESS,))  # the failure holds on no node: leave it out
         return cls((~passes).astype(np.int16), (SUCCESS, failure))
 
     @classmethod
