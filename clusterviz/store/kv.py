@@ -200,6 +200,24 @@ def get(cid: int, key: Key) -> dict[str, Any] | None:
 
 
 @contextmanager
+def _pipelined() -> Iterator[None]:
+    """On PostgreSQL, send the enclosed statements without waiting for the answer of each.
+
+    A statement whose result nobody reads (a write's UPDATE, the watch events, the revision) then
+    travels with the next one whose result is read, or with the last: a batch of writes takes one
+    round trip per statement read rather than per statement. The failure of a statement surfaces
+    at the next read or at the end, and fails the whole transaction as any database failure does.
+    """
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    # Errors met when the pipeline ends reach the caller as Django's, as every statement's do.
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
+@contextmanager
 def _snapshot() -> Iterator[None]:
     """A read-only transaction whose statements all see one moment of the database.
 
@@ -221,7 +239,8 @@ def _snapshot() -> Iterator[None]:
             with _cursor() as cursor:
                 cursor.execute("COMMIT")  # it only read: nothing to keep or to undo
     else:
-        with transaction.atomic():
+        # Pipelined, the transaction's start travels with its first read.
+        with transaction.atomic(), _pipelined():
             if connection.vendor == "postgresql":
                 with _cursor() as cursor:
                     cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -438,24 +457,6 @@ def exclusive() -> Iterator[None]:
         yield
         return
     with _sqlite_writers:
-        yield
-
-
-@contextmanager
-def _pipelined() -> Iterator[None]:
-    """On PostgreSQL, send the enclosed statements without waiting for the answer of each.
-
-    A statement whose result nobody reads (a write's UPDATE, the watch events, the revision) then
-    travels with the next one whose result is read, or with the last: a batch of writes takes one
-    round trip per statement read rather than per statement. The failure of a statement surfaces
-    at the next read or at the end, and fails the whole transaction as any database failure does.
-    """
-    if connection.vendor != "postgresql":
-        yield
-        return
-    connection.ensure_connection()
-    # Errors met when the pipeline ends reach the caller as Django's, as every statement's do.
-    with connection.wrap_database_errors, connection.connection.pipeline():
         yield
 
 
