@@ -251,6 +251,7 @@ class _Filtered:
             self.narrowing, self.excluded = excluded
             first[self.excluded] = self.narrowing
         self.first = first
+        self.rejects_any = bool((first >= 0).any())
 
     def status(self, row: int) -> Status:
         """The counted failure of one node."""
@@ -262,6 +263,8 @@ class _Filtered:
     def first_failures(self, rows: np.ndarray) -> Counter[tuple[str, str]]:
         """How many of ``rows`` failed first at each (plugin, reason)."""
         counts: Counter[tuple[str, str]] = Counter()
+        if not self.rejects_any:
+            return counts
         first = self.first[rows]
         for i in np.unique(first[first >= 0]).tolist():
             verdict = self.verdicts[i]
@@ -430,13 +433,17 @@ def schedule(
         by_nomination = True
     else:
         want = num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, global_percentage, len(candidates))
-        start = start_index % len(candidates) if len(candidates) else 0
-        walk = np.concatenate([candidates[start:], candidates[:start]])
-        ok = filtered.first[walk] < 0
-        found = np.cumsum(ok)
-        # Upstream stops filtering once it has found ``want`` feasible nodes.
-        processed = int(np.searchsorted(found, want)) + 1 if len(walk) and want and found[-1] >= want else len(walk)
-        evaluated[walk[:processed]] = True
+        passing = filtered.first[candidates] < 0
+        if not want or want == len(candidates) or int(passing.sum()) < want:
+            # Every candidate is evaluated (as when every node is to be scored): the walk's order does not matter.
+            processed = len(candidates)
+            evaluated[candidates] = True
+        else:
+            # Upstream stops filtering once it has found ``want`` feasible nodes, walking from ``start_index``.
+            start = start_index % len(candidates)
+            found = np.cumsum(np.concatenate([passing[start:], passing[:start]]))
+            processed = int(np.searchsorted(found, want)) + 1
+            evaluated[np.concatenate([candidates[start:], candidates[:start]])[:processed]] = True
         feasible_rows = np.flatnonzero(evaluated & (filtered.first < 0))  # in row order, without a sort
         evaluated |= excluded_rows
     next_start = (start_index + processed) % len(candidates) if len(candidates) else 0
@@ -478,9 +485,11 @@ def schedule(
     totals[feasible_rows] = totals_feasible
     if needed:
         best = int(totals_feasible.max())
+        tied_rows = feasible_rows[totals_feasible == best]
         # The tied names are looked up when the record is read: thousands of them cost a cache miss each.
-        selected, tie_break = _reservoir(RowView(table.names, feasible_rows[totals_feasible == best]), best, rng)
+        selected, tie_break = _reservoir(RowView(table.names, tied_rows), best, rng)
     else:
+        tied_rows = feasible_rows
         selected = table.names[int(feasible_rows[0])]
         tied = (selected,)
         if by_nomination:
@@ -493,7 +502,7 @@ def schedule(
                 "single-feasible", tied, (), f"{selected} is the only feasible node; upstream skips scoring."
             )
     columns = _columns(
-        table, filtered, np.flatnonzero(evaluated), feasible, scored, totals, keep=(table.rows[selected],)
+        table, filtered, np.flatnonzero(evaluated), feasible, scored, totals, (table.rows[selected],), tied_rows
     )
     return DecisionRecord(
         **base, columns=columns, selected=selected, scoring_needed=needed, tie_break=tie_break,
@@ -563,22 +572,28 @@ def _columns(
     scored: Sequence[tuple[Any, int, np.ndarray | None, np.ndarray | None, bool]],
     totals: np.ndarray,
     keep: Sequence[int] = (),
+    tied: np.ndarray | None = None,
 ) -> NodeColumns:
-    """The record's columns for the evaluated ``rows``; past DETAIL_LIMIT only the best candidates get rows."""
+    """The record's columns for the evaluated ``rows``; past DETAIL_LIMIT only the best candidates get rows.
+
+    ``keep`` are rows (among ``rows``) listed in any case; ``tied``, when known, the rows sharing the best total
+    in row order.
+    """
     omitted = None
     if len(rows) > DETAIL_LIMIT:
         # Feasible rows by total (highest first, then name), then infeasible ones, plus the rows asked for.
-        listed, listed_totals = feasible[rows], totals[rows]
-        best = _highest(listed_totals, np.flatnonzero(listed), TOP_CANDIDATES)
-        if len(best) < TOP_CANDIDATES:
-            best = np.concatenate(
-                [best, _highest(listed_totals, np.flatnonzero(~listed), TOP_CANDIDATES - len(best))]
-            )
+        if tied is not None and len(tied) >= TOP_CANDIDATES:
+            best = np.searchsorted(rows, tied[:TOP_CANDIDATES])  # the usual big cluster: the first tied rows
+        else:
+            listed, listed_totals = feasible[rows], totals[rows]
+            best = _highest(listed_totals, np.flatnonzero(listed), TOP_CANDIDATES)
+            if len(best) < TOP_CANDIDATES:
+                best = np.concatenate(
+                    [best, _highest(listed_totals, np.flatnonzero(~listed), TOP_CANDIDATES - len(best))]
+                )
         shown = np.zeros(len(rows), bool)
         shown[best] = True
-        wanted = np.zeros(len(table), bool)
-        wanted[list(keep)] = True
-        shown |= wanted[rows]
+        shown[np.searchsorted(rows, np.asarray(keep, np.int64))] = True
         hidden = rows[~shown]
         omitted = omitted_summary(feasible[hidden], filtered.first_failures(hidden))
         rows = rows[shown]
