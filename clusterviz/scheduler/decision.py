@@ -239,10 +239,9 @@ class TieBreak:
     first and alone), ``highest-total`` (one node had the best total) or ``reservoir``
     (upstream's uniform random pick, replayed with a seeded RNG over the tied
     nodes in name order; ``draws`` lists each ``rand.Intn(k)``).
-    ``tied`` holds the tied nodes' names as the cycle found them: a tuple, or the node
-    table's names picked by row (thousands of equal nodes tie in a big cluster, and a
-    tuple of them per attempt is slow to build and to garbage-collect); ``candidates``
-    makes it a tuple on first read.
+    ``tied`` holds the tied nodes' names as the cycle found them: a tuple, or a view of
+    the node table's names by row (a big cluster's ties run to thousands of nodes, and
+    looking each name up costs a cache miss); ``candidates`` makes it a tuple on first read.
     """
 
     method: str

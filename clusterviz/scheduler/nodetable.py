@@ -8,7 +8,9 @@ of NumPy columns costs about as much for a thousand nodes. The
 the first time a plugin asks for it. The snapshot keeps the table current: a
 Pod bound or removed refreshes that node's row in every built column; a node
 whose labels, taints or images change drops the derived columns; a node added
-or removed rebuilds the table on next use.
+or removed rebuilds the table on next use. Values a plugin works out per node
+for one kind of Pod (:meth:`NodeTable.per_row`) are kept too, and worked out
+again only for the rows refreshed since.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ POD_COUNT = "podCount"
 POD_GROUP = "podGroup"  # Pods with one (namespace, labels); the name is that pair
 SCORE_TERM = "scoreTerm"  # placed Pods' InterPodAffinity scoring terms; the name is the term
 ABSENT = -1  # label code of a node without the label
-# How many per-row values (see NodeTable.per_row: one per plugin and Pod shape) a table keeps, 16 bytes a node
-# each; a bench's 35 request shapes times two plugins must fit, or cycling through them would miss every time.
+# How many per-row values (see NodeTable.per_row: one per use and Pod shape) a table keeps, 16 bytes a node
+# each; the bench's 35 request shapes times three uses must fit, or cycling through them would miss every time.
 PER_ROW_LIMIT = 256
 T = TypeVar("T")
 
