@@ -1,6 +1,6 @@
 """Scheduler throughput: Pods/s through the pure cycle with the full default profile.
 
-Run: .venv/bin/python bench/scheduler.py [--budget 60] [--large] [--profile]
+Run: .venv/bin/python bench/scheduler.py [--budget 60] [--large] [--profile N] [--case PODS,NODES,MODE]
 Each size runs three ways: plain Pods; Pods with upstream's common affinity
 rules; and default spreading on (every Pod owned by a ReplicaSet its app's
 Service selects, so PodTopologySpread's system-default constraints score); and
@@ -220,7 +220,9 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=60.0, help="seconds per case (default 60)")
     parser.add_argument("--large", action="store_true", help="also 10,000 Pods on 5,000 nodes")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the N hottest functions per case")
-    parser.add_argument("--case", help=argparse.SUPPRESS)  # "pods,nodes,mode": run one case in this process
+    parser.add_argument(
+        "--case", metavar="PODS,NODES,MODE", help="run one case in this process and print its figures as JSON"
+    )
     parser.add_argument(
         "--modes", default=",".join(MODES), help="which of no,affinity,spread,preempt to run (default all)"
     )
