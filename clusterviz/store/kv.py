@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -323,6 +324,10 @@ def _cursor() -> Any:
     return CursorWrapper(connection.create_cursor(), connection)
 
 
+# A stored object's row as a write needs it: its id, resourceVersion, uid and object's JSON text.
+Row = tuple[int, int, str, str]
+
+
 @dataclass
 class _Logged:
     """A write's watch event with the JSON texts its log row stores."""
@@ -342,9 +347,12 @@ class _Writer:
     of this process shares.
     """
 
-    def __init__(self, cid: int, revision: int) -> None:
+    def __init__(self, cid: int, revision: int, rows: dict[Key, Row | None] | None = None) -> None:
         self.cid = cid
         self.revision = revision
+        # The rows this transaction has read ahead (``_read_ahead``) or written, as they stand now
+        # (None: not there); the row of any other key is read when a write needs it.
+        self.rows: dict[Key, Row | None] = rows or {}
         # The transaction's watch events: inserted at the end, and handed to this process's watch
         # cache after commit so that it need not read back what was just written.
         self.logged: list[_Logged] = []
@@ -393,24 +401,30 @@ class _Writer:
                 [self.cid, key.resource, key.namespace, key.name, index["uid"], self.revision, index["node_name"],
                  index["phase"], _encode(index["labels"]), text],
             )
-            if cursor.fetchone() is None:
+            created = cursor.fetchone()
+            if created is None:
                 self.revision -= 1
                 raise KeyExists(key)
+        self.rows[key] = (created[0], self.revision, index["uid"], text)
         # The event decodes its own copy from the text just stored: the caller may change ``obj``.
         self._log(WatchEvent.ADDED, key, text)
         return obj
 
-    def _current(self, cursor: Any, key: Key) -> tuple[int, int, str, str]:
-        """The stored row of ``key``: its id, resourceVersion, uid and object's JSON text."""
-        cursor.execute(
-            f"SELECT id, resource_version, uid, data FROM {_table(StoredObject)}"
-            " WHERE cluster_id = %s AND resource = %s AND namespace = %s AND name = %s",
-            [self.cid, key.resource, key.namespace, key.name],
-        )
-        row = cursor.fetchone()
+    def _current(self, cursor: Any, key: Key) -> Row:
+        """The stored row of ``key``."""
+        if key in self.rows:
+            row = self.rows[key]
+        else:
+            cursor.execute(
+                f"SELECT id, resource_version, uid, data FROM {_table(StoredObject)}"
+                " WHERE cluster_id = %s AND resource = %s AND namespace = %s AND name = %s",
+                [self.cid, key.resource, key.namespace, key.name],
+            )
+            found = cursor.fetchone()
+            row = None if found is None else (found[0], found[1], found[2], _text(found[3]))
         if row is None:
             raise KeyNotFound(key)
-        return row[0], row[1], row[2], _text(row[3])
+        return row
 
     def update(self, key: Key, obj: dict[str, Any], expected_rv: int | None = None) -> dict[str, Any]:
         with _cursor() as cursor:
@@ -425,6 +439,7 @@ class _Writer:
                 f" resource_version = %s, data = {param} WHERE id = %s",
                 [index["uid"], _encode(index["labels"]), index["node_name"], index["phase"], self.revision, text, pk],
             )
+        self.rows[key] = (pk, self.revision, index["uid"], text)
         self._log(WatchEvent.MODIFIED, key, text, previous_text)
         return obj
 
@@ -440,6 +455,7 @@ class _Writer:
             # As in Kubernetes, the DELETED event carries the revision of the deletion.
             obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
             cursor.execute(f"DELETE FROM {_table(StoredObject)} WHERE id = %s", [pk])
+        self.rows[key] = None
         self._log(WatchEvent.DELETED, key, _encode(obj))
         return obj
 
@@ -493,6 +509,29 @@ class Write:
     expected_uid: str | None = None
 
 
+def _read_ahead(cursor: Any, writes: list[Write]) -> dict[int, dict[Key, Row | None]]:
+    """On PostgreSQL, the rows of the keys ``writes`` update or delete, by cluster, in one statement.
+
+    Each of those writes would otherwise wait for a read of its own. Read under the clusters'
+    locks, the rows stay as read until this transaction changes them.
+    """
+    wanted = sorted({(w.cid, w.key.resource, w.key.namespace, w.key.name) for w in writes if w.op != "create"})
+    if connection.vendor != "postgresql" or not wanted:
+        return {}
+    rows: dict[int, dict[Key, Row | None]] = defaultdict(dict)
+    for cid, resource, namespace, name in wanted:
+        rows[cid][Key(resource, namespace, name)] = None
+    marks = ", ".join(["(%s, %s, %s, %s)"] * len(wanted))
+    cursor.execute(
+        f"SELECT cluster_id, resource, namespace, name, id, resource_version, uid, data FROM {_table(StoredObject)}"
+        f" WHERE (cluster_id, resource, namespace, name) IN ({marks})",
+        [value for key in wanted for value in key],
+    )
+    for cid, resource, namespace, name, pk, rv, uid, data in cursor.fetchall():
+        rows[cid][Key(resource, namespace, name)] = (pk, rv, uid, _text(data))
+    return rows
+
+
 def write_many(writes: list[Write]) -> list[dict[str, Any] | StoreError]:
     """Perform ``writes`` in order in one transaction: each still its own revision and watch event.
 
@@ -502,7 +541,8 @@ def write_many(writes: list[Write]) -> list[dict[str, Any] | StoreError]:
     results: list[dict[str, Any] | StoreError] = []
     with exclusive(), transaction.atomic(), _pipelined(), _cursor() as cursor:
         starts = _lock_clusters(cursor, sorted({w.cid for w in writes}))
-        writers = {cid: _Writer(cid, revision) for cid, revision in starts.items()}
+        ahead = _read_ahead(cursor, writes)
+        writers = {cid: _Writer(cid, revision, ahead.get(cid)) for cid, revision in starts.items()}
         for write in writes:
             w = writers.get(write.cid)
             try:
