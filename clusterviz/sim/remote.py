@@ -10,6 +10,7 @@ answer back. Reads never travel: they are answered from the store where they arr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import uuid
@@ -37,6 +38,8 @@ FORWARD_TIMEOUT = 900.0
 ACK_SECONDS = 2.0
 # Request ids a holder remembers, so that a request sent twice is served once.
 REMEMBERED = 10_000
+# How long a holder that lost Redis waits before listening again.
+RETRY_SECONDS = 1.0
 
 
 def group(holder: str) -> str:
@@ -109,6 +112,22 @@ class _Gate:
         self.task = asyncio.get_running_loop().create_task(self._receive())
 
     async def _receive(self) -> None:
+        """Take requests until cancelled, joining again after a failure of Redis."""
+        try:
+            while True:
+                try:
+                    await self._listen()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # noqa: BLE001 - forwarders send again meanwhile
+                    log.warning("lost the channel layer; serving forwarded writes again shortly", exc_info=True)
+                    await asyncio.sleep(RETRY_SECONDS)  # wall-clock: waiting for Redis to come back
+        finally:
+            for task in self.answering:
+                task.cancel()
+
+    async def _listen(self) -> None:
+        """Join this process's group on a fresh channel and take its requests until Redis fails."""
         layer = channel_layer()
         channel = await layer.new_channel()
         name = group(lease.holder_identity())
@@ -117,9 +136,8 @@ class _Gate:
             while True:
                 self._take(await layer.receive(channel))
         finally:
-            for task in self.answering:
-                task.cancel()
-            await layer.group_discard(name, channel)
+            with contextlib.suppress(Exception):  # Redis may be the failure; the membership then expires
+                await layer.group_discard(name, channel)
 
     def _take(self, message: dict[str, Any]) -> None:
         """Acknowledge and serve ``message``, unless it is another cluster's."""
