@@ -59,6 +59,9 @@ class Informer:
     def add_handler(self, handler: Handler) -> None:
         self.handlers.append(handler)
 
+    def remove_handler(self, handler: Handler) -> None:
+        self.handlers.remove(handler)
+
     def get(self, key: str) -> Obj | None:
         return self.cache.get(key)
 

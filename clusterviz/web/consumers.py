@@ -10,6 +10,7 @@ a small fragment that makes the panel reload its tables (at most once a second).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections import OrderedDict
 from typing import Any
@@ -18,10 +19,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from clusterviz.api import errors
+from clusterviz.api import errors, shared_informers
 from clusterviz.api.client import Client
 from clusterviz.api.informer import Handler, Informer
 
+from . import simulation_feed
 from .captions import MODE_NAMES, caption, language_of
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
 
@@ -53,21 +55,26 @@ PANEL_RESOURCES = (
 
 
 # Every page of a cluster shows each message the same way (per language): render it once per process.
-_RENDERED: OrderedDict[tuple[str, int, str], tuple[str, dict[str, Any]]] = OrderedDict()
+_RENDERED: OrderedDict[tuple[str, int, str], tuple[str, str]] = OrderedDict()
 RENDERED_KEPT = 2000
 
 
-def rendered_message(cluster: str, message: dict[str, Any], language: str) -> tuple[str, dict[str, Any]]:
-    """A message's timeline row (an out-of-band fragment) and what the animation needs of it."""
+def rendered_message(cluster: str, message: dict[str, Any], language: str) -> tuple[str, str]:
+    """A message's timeline row (an out-of-band fragment) and, as JSON, what the animation needs of it."""
     key = (cluster, int(message["seq"]), language)
     found = _RENDERED.get(key)
     if found is None:
         with translation.override(language):
             row = render_to_string("web/flow.html#message", {"m": message, "oob": True})
-            found = _RENDERED[key] = (row, {"flow": message, "caption": caption(message)})
+            found = _RENDERED[key] = (row, json.dumps({"flow": message, "caption": caption(message)}))
         if len(_RENDERED) > RENDERED_KEPT:
             _RENDERED.popitem(last=False)
     return found
+
+
+def flows_frame(batch: list[tuple[str, str]]) -> str:
+    """The animation's frame ``{"flows": [...]}`` of a batch of rendered messages (their JSON as made once)."""
+    return '{"flows": [' + ", ".join(data for _, data in batch) + "]}"
 
 
 class ClusterConsumer(AsyncWebsocketConsumer):
@@ -95,33 +102,36 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         self.cards: dict[str, Any] = {}
         self.pending: list[Any] | None = None
         self.pending_total = 0
-        # The page's list-watch is the components' own informer: it relists after an expired watch and
-        # retries while the store is unavailable (503), so the page catches up without a reload.
+        # The page's list-watch is the components' own informer, shared by every page of the cluster in
+        # this process: it relists after an expired watch and retries while the store is unavailable
+        # (503), so the page catches up without a reload.
         watched = (*self.CACHED, *(p for p in self.WATCHED if p not in self.CACHED))
+        self.handlers: list[tuple[Informer, Handler]] = []
         self.informers = {plural: self.informer(plural) for plural in watched}
-        self.tasks = [asyncio.ensure_future(informer.run()) for informer in self.informers.values()]
-        self.flows: list[tuple[str, dict[str, Any]]] = []
+        self.flows: list[tuple[str, str]] = []
         self.flows_waiting = asyncio.Event()
-        self.tasks.append(asyncio.ensure_future(self.follow_messages()))
-        self.tasks.append(asyncio.ensure_future(self.flows_loop()))
-        self.tasks.append(asyncio.ensure_future(self.controls_loop()))
-        self.tasks.append(asyncio.ensure_future(self.render_loop()))
-        self.tasks.append(asyncio.ensure_future(self.objects_loop()))
+        loops = (self.follow_messages(), self.flows_loop(), self.controls_loop(), self.render_loop(),
+                 self.objects_loop())
+        self.tasks = [asyncio.ensure_future(loop) for loop in loops]
 
     async def disconnect(self, code: int) -> None:
         for task in getattr(self, "tasks", []):
             task.cancel()
+        for informer, handler in getattr(self, "handlers", []):
+            shared_informers.leave(informer, handler)
 
     def informer(self, plural: str) -> Informer:
-        """A list-watch of ``plural`` whose every change (and every list) marks what it feeds as out of date."""
-        informer = Informer(self.client, plural)
+        """The shared list-watch of ``plural``, whose every change (and every list) marks what it feeds as
+        out of date."""
 
         def changed(*_objects: dict[str, Any]) -> None:
             self.objects_dirty.set()
             if plural in self.CACHED:
                 self.dirty.set()
 
-        informer.add_handler(Handler(changed, changed, changed, changed))
+        handler = Handler(changed, changed, changed, changed)
+        informer = shared_informers.join(self.client, plural, handler)
+        self.handlers.append((informer, handler))
         return informer
 
     async def render_loop(self) -> None:
@@ -196,25 +206,18 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         """
         shown: tuple[Any, ...] | None = None
         clock: tuple[Any, ...] | None = None
-        while True:
-            try:
-                simulation = await self.client.get("simulations", "default")
-            except errors.StatusError as exc:
-                if exc.code != 503:
-                    raise
-                # The store is briefly unavailable: the clock stands still until the next tick reads it.
-                await asyncio.sleep(CONTROLS_SECONDS)  # wall-clock: as below
-                continue
+        async for feed, simulation in simulation_feed.readings(self.client, CONTROLS_SECONDS):
             spec, status = simulation["spec"], simulation["status"]
             now_shown = (spec["mode"], spec["speed"])
             now_clock = (status["time"], status["lastSeq"], status["pending"], status.get("next"),
                          status.get("waiting"))
             if shown is not None and now_shown != shown:
-                await self.send(text_data=self.controls(simulation, "controls", oob=True))
+                render = functools.partial(self.controls, simulation, "controls", oob=True)
+                await self.send(text_data=feed.rendered((self.language, "controls"), render))
             elif clock is not None and now_clock != clock:
-                await self.send(text_data=self.controls(simulation, "clock", oob_clock=True))
+                render = functools.partial(self.controls, simulation, "clock", oob_clock=True)
+                await self.send(text_data=feed.rendered((self.language, "clock"), render))
             shown, clock = now_shown, now_clock
-            await asyncio.sleep(CONTROLS_SECONDS)  # wall-clock: how often the page's clock ticks
 
     def controls(self, simulation: dict[str, Any], partial: str, **flags: bool) -> str:
         """The controls form (or only its clock) as an out-of-band fragment."""
@@ -235,4 +238,4 @@ class ClusterConsumer(AsyncWebsocketConsumer):
             batch, self.flows = self.flows, []
             if batch:
                 await self.send(text_data="".join(row for row, _ in batch))
-                await self.send(text_data=json.dumps({"flows": [data for _, data in batch]}))
+                await self.send(text_data=flows_frame(batch))

@@ -13,9 +13,10 @@ from typing import Any
 
 from django.utils import translation
 
+from . import simulation_feed
 from .captions import timer
 from .cluster_map import map_state
-from .consumers import CONTROLS_SECONDS, ClusterConsumer
+from .consumers import CONTROLS_SECONDS, ClusterConsumer, flows_frame
 
 # The eviction timeout until the simulation's own setting has been read.
 DEFAULT_EVICTION_TIMEOUT = 300.0
@@ -56,13 +57,12 @@ class PresenterConsumer(ClusterConsumer):
             self.flows_waiting.clear()
             batch, self.flows = self.flows, []
             if batch:
-                await self.send(text_data=json.dumps({"flows": [data for _, data in batch]}))
+                await self.send(text_data=flows_frame(batch))
 
     async def controls_loop(self) -> None:
         """The simulation's mode, clock and settings, whenever they change."""
         shown: Any = None
-        while True:
-            simulation = await self.client.get("simulations", "default")
+        async for _feed, simulation in simulation_feed.readings(self.client, CONTROLS_SECONDS / 2):
             self.eviction_timeout = float(simulation["spec"].get("podEvictionTimeoutSeconds", DEFAULT_EVICTION_TIMEOUT))
             now = {"spec": simulation["spec"], "status": simulation["status"]}
             due = simulation["status"].get("next")
@@ -73,4 +73,3 @@ class PresenterConsumer(ClusterConsumer):
             if now != shown:
                 await self.send(text_data=json.dumps({"simulation": now}))
                 shown = now
-            await asyncio.sleep(CONTROLS_SECONDS / 2)  # wall-clock: how often the presenter's clock ticks
