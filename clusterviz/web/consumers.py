@@ -23,7 +23,7 @@ from clusterviz.api import errors, shared_informers
 from clusterviz.api.client import Client
 from clusterviz.api.informer import Handler, Informer
 
-from . import simulation_feed
+from . import message_feed, simulation_feed
 from .captions import MODE_NAMES, caption, language_of
 from .cluster_view import PENDING_SHOWN, compact, node_cards, pending_pods
 
@@ -55,7 +55,8 @@ PANEL_RESOURCES = (
 
 
 # Every page of a cluster shows each message the same way (per language): render it once per process.
-_RENDERED: OrderedDict[tuple[str, int, str], tuple[str, str]] = OrderedDict()
+# Each entry keeps its message: a cluster made again under the same name numbers its messages from 1 again.
+_RENDERED: OrderedDict[tuple[str, int, str], tuple[dict[str, Any], str, str]] = OrderedDict()
 RENDERED_KEPT = 2000
 
 
@@ -63,13 +64,13 @@ def rendered_message(cluster: str, message: dict[str, Any], language: str) -> tu
     """A message's timeline row (an out-of-band fragment) and, as JSON, what the animation needs of it."""
     key = (cluster, int(message["seq"]), language)
     found = _RENDERED.get(key)
-    if found is None:
+    if found is None or found[0] != message:
         with translation.override(language):
             row = render_to_string("web/flow.html#message", {"m": message, "oob": True})
-            found = _RENDERED[key] = (row, json.dumps({"flow": message, "caption": caption(message)}))
+            found = _RENDERED[key] = (message, row, json.dumps({"flow": message, "caption": caption(message)}))
         if len(_RENDERED) > RENDERED_KEPT:
             _RENDERED.popitem(last=False)
-    return found
+    return found[1], found[2]
 
 
 def flows_frame(batch: list[tuple[str, str]]) -> str:
@@ -110,8 +111,8 @@ class ClusterConsumer(AsyncWebsocketConsumer):
         self.informers = {plural: self.informer(plural) for plural in watched}
         self.flows: list[tuple[str, str]] = []
         self.flows_waiting = asyncio.Event()
-        loops = (self.follow_messages(), self.flows_loop(), self.controls_loop(), self.render_loop(),
-                 self.objects_loop())
+        message_feed.join(self.client, self.message_delivered)
+        loops = (self.flows_loop(), self.controls_loop(), self.render_loop(), self.objects_loop())
         self.tasks = [asyncio.ensure_future(loop) for loop in loops]
 
     async def disconnect(self, code: int) -> None:
@@ -119,6 +120,8 @@ class ClusterConsumer(AsyncWebsocketConsumer):
             task.cancel()
         for informer, handler in getattr(self, "handlers", []):
             shared_informers.leave(informer, handler)
+        if hasattr(self, "flows"):
+            message_feed.leave(self.client, self.message_delivered)
 
     def informer(self, plural: str) -> Informer:
         """The shared list-watch of ``plural``, whose every change (and every list) marks what it feeds as
@@ -186,17 +189,10 @@ class ClusterConsumer(AsyncWebsocketConsumer):
             # wall-clock: a change during the pause sets the flag again, so the last one is never missed
             await asyncio.sleep(OBJECTS_SECONDS)
 
-    async def follow_messages(self) -> None:
+    def message_delivered(self, message: dict[str, Any]) -> None:
         """The trace, live: a timeline row per delivered message, and JSON for the animation."""
-        # From the newest message on: a list of the trace starts at its oldest, a page at a time.
-        since = str((await self.client.get("simulations", "default"))["status"]["lastSeq"])
-        resp = await self.client.request(
-            "GET", "/apis/clusterviz.io/v1/flowmessages", query={"watch": "true", "sinceSeq": since}
-        )
-        assert resp.stream is not None
-        async for event in resp.stream:
-            self.flows.append(rendered_message(self.cluster, event["object"], self.language))
-            self.flows_waiting.set()
+        self.flows.append(rendered_message(self.cluster, message, self.language))
+        self.flows_waiting.set()
 
     async def controls_loop(self) -> None:
         """Keep the controls in step with ``simulations/default``, whoever changes it (kubectl, another page).

@@ -1,4 +1,7 @@
-"""The pages of a cluster share one list-watch per resource and one reading of the simulation's clock."""
+"""The pages of a cluster share one list-watch per resource, one watch of the delivered messages and one
+reading of the simulation's clock."""
+
+import json
 
 import pytest
 from channels.routing import URLRouter
@@ -6,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 
 from clusterviz.api import shared_informers
 from clusterviz.api.client import Client
-from clusterviz.web import simulation_feed
+from clusterviz.web import message_feed, simulation_feed
 from clusterviz.web.consumers import CARD_RESOURCES, PANEL_RESOURCES
 from clusterviz.web.routing import websocket_urlpatterns
 
@@ -48,3 +51,25 @@ async def test_three_pages_watch_each_resource_once_and_a_page_leaving_stops_not
         await page.disconnect()
     # The last page gone, nobody watches on its behalf.
     assert not [key for table in shared_informers._shared.values() for key in table if key[0] == "demo"]
+
+
+async def delivered_names(page: WebsocketCommunicator, name: str) -> list[str]:
+    """The names in the first animation frame that mentions ``name``."""
+    frame = json.loads(await receive_until(page, f'"name": "{name}"'))
+    return [entry["flow"]["object"]["name"] for entry in frame["flows"]]
+
+
+async def test_pages_share_one_watch_of_the_delivered_messages_and_each_gets_every_one(sim):
+    pages = [await open_page() for _ in range(2)]
+    feeds = [feed for table in message_feed._feeds.values() for feed in table.values()]
+    assert [len(feed.pages) for feed in feeds] == [2]
+    kubectl = Client("demo", "kubectl")
+    await kubectl.create({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "both", "namespace": "default"}})
+    for page in pages:
+        assert "both" in await delivered_names(page, "both")
+
+    await pages[0].disconnect()
+    await kubectl.create({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "one", "namespace": "default"}})
+    assert "one" in await delivered_names(pages[1], "one")
+    await pages[1].disconnect()
+    assert not [cluster for table in message_feed._feeds.values() for cluster in table if cluster == "demo"]
