@@ -15,6 +15,7 @@ import hashlib
 import logging
 import uuid
 from collections import OrderedDict
+from collections.abc import Coroutine
 from typing import Any
 
 from django.conf import settings
@@ -67,7 +68,8 @@ async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
 
     The holder acknowledges a request as soon as it takes it. A request nobody took (the holder was
     just starting and not yet listening, is busy, or no longer runs the cluster) is sent again, to
-    whichever process holds the lease by then; a process serves each request id once.
+    whichever process holds the lease by then; a process serves each request id once, and answers
+    a copy of a request it has served with that answer again.
     """
     if not available():
         return None
@@ -107,8 +109,10 @@ class _Gate:
     def __init__(self) -> None:
         self.clusters: set[str] = set()
         self.answering: set[asyncio.Task[None]] = set()
-        # Request ids taken, so that a request sent twice is served once.
-        self.taken: OrderedDict[str, None] = OrderedDict()
+        # The answer of each request taken, by id (None while it is served), so that a request sent
+        # again is served once, and once served is answered again: the forwarder may have missed
+        # the first answer (channels_redis drops what reaches a receive given up on as it arrives).
+        self.taken: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
         self.task = asyncio.get_running_loop().create_task(self._receive())
 
     async def _receive(self) -> None:
@@ -140,34 +144,39 @@ class _Gate:
                 await layer.group_discard(name, channel)
 
     def _take(self, message: dict[str, Any]) -> None:
-        """Acknowledge and serve ``message``, unless it is another cluster's."""
+        """Acknowledge and serve ``message``, or answer it again; nothing if it is another cluster's."""
         if message["request"]["cluster"] not in self.clusters:
             return
-        # Sent again before our acknowledgement arrived, it is acknowledged again but served once.
-        first = message["id"] not in self.taken
-        if first:
-            self.taken[message["id"]] = None
-            if len(self.taken) > REMEMBERED:
-                self.taken.popitem(last=False)
-        # A task, so that a slow write or Redis holds up no other request.
-        task = asyncio.get_running_loop().create_task(self._answer(message, first))
+        if message["id"] in self.taken:
+            self._spawn(_reply(message, self.taken[message["id"]] or {"type": "gate.ack"}))
+            return
+        self.taken[message["id"]] = None
+        if len(self.taken) > REMEMBERED:
+            self.taken.popitem(last=False)
+        self._spawn(self._serve(message))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task, so that a slow write or Redis holds up no other request."""
+        task = asyncio.get_running_loop().create_task(work)
         self.answering.add(task)
         task.add_done_callback(self.answering.discard)
 
-    async def _answer(self, message: dict[str, Any], serve: bool) -> None:
-        """Acknowledge ``message``; with ``serve``, then serve it and send the answer back."""
+    async def _serve(self, message: dict[str, Any]) -> None:
+        """Acknowledge ``message``, serve it, remember the answer and send it back."""
         from clusterviz.api.server import dispatch
 
-        layer = channel_layer()
-        await layer.send(message["reply"], {"type": "gate.ack"})
-        if not serve:
-            return
+        await _reply(message, {"type": "gate.ack"})
         resp = await dispatch(ApiRequest(**message["request"]))
-        await layer.send(
-            message["reply"],
-            {"type": "gate.response", "status": resp.status, "body": resp.body, "headers": resp.headers,
-             "content_type": resp.content_type},
-        )  # fmt: skip
+        answer = {"type": "gate.response", "status": resp.status, "body": resp.body, "headers": resp.headers,
+                  "content_type": resp.content_type}  # fmt: skip
+        if message["id"] in self.taken:
+            self.taken[message["id"]] = answer
+        await _reply(message, answer)
+
+
+async def _reply(message: dict[str, Any], content: dict[str, Any]) -> None:
+    """Send ``content`` to the forwarder of ``message``."""
+    await channel_layer().send(message["reply"], content)
 
 
 _gates: dict[asyncio.AbstractEventLoop, _Gate] = {}

@@ -2,13 +2,13 @@
 
 A wake-up says "cluster N reached revision R". Subscribers in this process are
 woken directly, with the events of the write, so that they need not read it
-back; other processes learn through one Redis pub/sub channel, to which each
-event loop with subscribers listens (the in-memory layer has no other processes
-to hear from), and read the log themselves. A message names every cluster a
-batch of writes moved, with its revision: one message per batch however many
-clusters it wrote, and each listener wakes only the clusters watched in its
-loop. One poll per event loop finds what a lost or impossible wake-up missed,
-so a wake-up delays an event at worst, never loses it.
+back; other processes learn through one channel-layer group, which each event
+loop with subscribers joins (with Redis; the in-memory layer has no other
+processes to hear from), and read the log themselves. A message of that group
+names every cluster a batch of writes moved, with its revision: one message per
+batch however many clusters it wrote, and each listener wakes only the clusters
+watched in its loop. One poll per event loop finds what a lost or impossible
+wake-up missed, so a wake-up delays an event at worst, never loses it.
 """
 
 from __future__ import annotations
@@ -21,9 +21,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-import orjson
-import redis
-import redis.asyncio
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -44,65 +41,59 @@ def channel_layer() -> BaseChannelLayer:
     return layer
 
 
-def wake_up_channel() -> str:
-    """The Redis pub/sub channel carrying every process's wake-ups.
-
-    Pub/sub channels ignore Redis's database numbers, so it is named after the store's database:
-    servers on other databases sharing one Redis (tests, a second class) do not wake each other.
-    """
-    return f"clusterviz-revisions:{settings.DATABASES['default']['NAME']}"
+# The channel-layer group carrying every process's wake-ups.
+GROUP = "clusterviz-revisions"
 
 
 class _Listener:
-    """One event loop's subscription to the wake-up channel, woken by other processes' writes.
+    """One event loop's channel in the wake-up group, woken by other processes' writes.
 
     Each message wakes the watchers of the clusters it names that are watched in this loop; the
-    others' watchers are in other processes. Pub/sub rather than the channel layer: a message costs
-    Redis one push to each subscriber, where a channel-layer group costs four round trips to send
-    and four for each receiver to take it, and keeps nothing for a subscriber that is away, which
-    the poll covers.
+    others' watchers are in other processes.
     """
 
     RETRY_SECONDS = 1.0
-    # How long one read waits for a message; below redis-py's socket timeout, so that idle is not an error.
-    READ_SECONDS = 2.0
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
         self.clusters: set[int] = set()
-        # Done once the first subscription is in place (messages published before it are not heard).
-        self.subscribed: asyncio.Future[None] = loop.create_future()
-        self.task = loop.create_task(self._receive_forever())
+        self.channel: asyncio.Future[str] = loop.create_future()
+        self.tasks = {loop.create_task(self._receive())}
 
-    def _wake(self, data: bytes) -> None:
-        """Wake the watchers of the clusters a message names that this loop watches."""
-        for cid, revision in orjson.loads(data):
+    def join(self, cid: int) -> None:
+        """Hear about ``cid``'s writes (joining the group again renews the membership's expiry)."""
+        self.clusters.add(cid)
+        task = self.loop.create_task(self._join())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _join(self) -> None:
+        channel = await asyncio.shield(self.channel)
+        try:
+            await channel_layer().group_add(GROUP, channel)
+        except Exception:  # noqa: BLE001 - without the group, watchers still poll the log
+            log.warning("could not join the wake-up group", exc_info=True)
+
+    def _wake(self, message: dict[str, Any]) -> None:
+        """Wake the watchers of the clusters ``message`` names that this loop watches."""
+        for cid, revision in message["revisions"]:
             if cid in self.clusters:
-                wake_local(cid, revision)
+                wake_local(int(cid), int(revision))
 
-    async def _receive_forever(self) -> None:
+    async def _receive(self) -> None:
+        layer = channel_layer()
         while True:
             try:
-                await self._receive()
+                if not self.channel.done():
+                    self.channel.set_result(await layer.new_channel())
+                self._wake(await layer.receive(self.channel.result()))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - Redis went away: watchers poll meanwhile
-                log.warning("lost the wake-up channel; retrying", exc_info=True)
+                log.warning("lost the channel layer; retrying", exc_info=True)
                 await asyncio.sleep(self.RETRY_SECONDS)  # wall-clock: waiting for Redis to come back
-
-    async def _receive(self) -> None:
-        """Subscribe, then wake watchers for each message until the connection fails."""
-        client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
-        try:
-            async with client.pubsub() as pubsub:
-                await pubsub.subscribe(wake_up_channel())
-                while True:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=self.READ_SECONDS)
-                    if not self.subscribed.done():
-                        self.subscribed.set_result(None)
-                    if message is not None:
-                        self._wake(message["data"])
-        finally:
-            await client.aclose()
+                # Redis may have lost the membership (a restart); join again.
+                await self._join()
 
 
 _listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
@@ -113,7 +104,7 @@ def _listen(cid: int) -> None:
     if not settings.REDIS_URL:
         return
     loop = asyncio.get_running_loop()
-    loops.entry(_listeners, lambda: _Listener(loop)).clusters.add(cid)
+    loops.entry(_listeners, lambda: _Listener(loop)).join(cid)
 
 
 class Subscription:
@@ -220,21 +211,23 @@ _publisher: threading.Thread | None = None
 
 
 def _publish_forever() -> None:
-    """Publish queued wake-ups to Redis.
+    """Send queued wake-ups to the channel layer, from an event loop of this thread's own.
 
     Writers only queue them: a writer never waits for Redis, nor for an event loop that may be
     shutting down (which would keep the process from exiting). The wake-ups queued meanwhile
     go as one message, with each cluster's latest revision.
     """
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    channel = wake_up_channel()
+    loop = asyncio.new_event_loop()
+    layer = channel_layer()
     while True:
         latest = dict([_outbox.get()])
         while not _outbox.empty():
             cid, revision = _outbox.get()
             latest[cid] = max(revision, latest.get(cid, 0))
+        # Pairs rather than a mapping: the layer's msgpack reads back only string keys.
+        message = {"type": "revisions.written", "revisions": sorted(latest.items())}
         try:
-            client.publish(channel, orjson.dumps(sorted(latest.items())))
+            loop.run_until_complete(layer.group_send(GROUP, message))
         except Exception:  # noqa: BLE001 - a lost wake-up only delays watchers, who also poll
             log.warning("could not publish the revisions %s", latest, exc_info=True)
 
