@@ -29,6 +29,15 @@ async def watched(client: Client, start: str, count: int) -> list[tuple[str, str
 async def test_a_watch_from_before_what_the_cache_keeps_still_gets_every_event_in_order(monkeypatch):
     # A cache that keeps about one event's worth of bytes lets go of the older ones at once.
     monkeypatch.setattr(watchcache, "KEEP_BYTES", 1)
+    # The followers the watches read from (the first one's may be gone once its stream has closed).
+    followers: list[watchcache.LogFollower] = []
+    acquire = watchcache.acquire
+
+    def recorded(cid: int, revision: int) -> watchcache.LogFollower:
+        followers.append(acquire(cid, revision))
+        return followers[-1]
+
+    monkeypatch.setattr(watchcache, "acquire", recorded)
     client = Client("demo")
     start = (await client.list("configmaps", "default"))["metadata"]["resourceVersion"]
     first = asyncio.ensure_future(watched(client, start, 20))
@@ -36,8 +45,7 @@ async def test_a_watch_from_before_what_the_cache_keeps_still_gets_every_event_i
         await client.create(config_map(f"c{i}", str(i)))
     early = await asyncio.wait_for(first, 30)
     # The first watch has read on past what the cache now holds; one started afterwards goes further back.
-    follower = next(f for f in watchcache._followers.values() if f.users)
-    assert follower.floor > int(start)
+    assert followers[0].floor > int(start)
     late = await asyncio.wait_for(watched(client, start, 20), 30)
     expected = [(f"c{i}", str(i), int(start) + 1 + i) for i in range(20)]
     assert early == expected
