@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import channel_layers
 from django.utils import timezone
 
 from clusterviz.api import server
@@ -26,6 +27,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 WORKER = "worker-a:101"
 WEB = "web-b:202"
 CREATE = ApiRequest("demo", "POST", "/api/v1/namespaces/default/configmaps", body=b'{"metadata": {"name": "x"}}')
+
+
+@pytest.fixture(autouse=True)
+def fresh_layer() -> Any:
+    """A channel layer of this test's own: channels_redis binds its locks to the event loop that first used
+    them, and each test runs a loop of its own."""
+    channel_layers.backends.pop("default", None)
+    yield
+    channel_layers.backends.pop("default", None)
 
 
 @pytest.fixture
