@@ -191,6 +191,13 @@ function drawChips(lane, pods) {
     const status = el("text", { class: "chip-status", x: lane.x + lane.w - 24, y: y + CHIP_H / 2,
       "dominant-baseline": "central", "text-anchor": "end" }, chip);
     status.textContent = pod.preempted ? `${pod.status} · ${text("preempted")}` : pod.status;
+    // A status wider than half the chip (CrashLoopBackOff in a narrow lane) gives way too, so that the
+    // name keeps room of its own instead of being drawn under it; the chip's title has both in full.
+    let said = status.textContent;
+    while (status.getComputedTextLength() > (lane.w - 48) / 2 && said.length > 4) {
+      said = said.slice(0, -1);
+      status.textContent = `${said}…`;
+    }
     // A long Pod name gives way to its status: the end of a generated name is what tells Pods apart.
     const room = lane.w - 60 - status.getComputedTextLength();
     let value = pod.name;
