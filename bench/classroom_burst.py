@@ -12,6 +12,8 @@ clusters of 3 nodes in live mode at 1x, each opened once. Figures, as one JSON o
 - ``all_running_s``: from the first apply until every Pod of every such cluster is Running;
 - ``burst_cpu_s``: the server's CPU seconds over that same stretch (the machine is shared, so wall
   times are noisy; CPU seconds say how much work the burst was);
+- ``machine_burst_cpu_s``: the whole machine's busy CPU seconds over that stretch, which counts
+  PostgreSQL, Redis and kubectl too (meaningful on an otherwise quiet machine);
 - ``apply_failures``: the error of each apply that failed (the last line of kubectl's message);
 - ``peak_rss_mib``: the peak resident memory of each server process.
 """
@@ -58,6 +60,12 @@ def cpu_seconds(pids: list[int]) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         total += (int(fields[11]) + int(fields[12])) / tick
     return total
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine has spent busy (not idle, not waiting on I/O) so far."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def get_json(url: str) -> dict:
@@ -131,7 +139,9 @@ def main() -> None:
 
             targets = names[1:]
             first = time.perf_counter()
-            burst_start = cpu_seconds(pids)
+            burst_start_each = [cpu_seconds([pid]) for pid in pids]
+            burst_start = sum(burst_start_each)
+            machine_start = machine_busy_seconds()
             with concurrent.futures.ThreadPoolExecutor(args.parallel) as pool:
                 times = list(pool.map(apply, targets))
             waiting = set(targets)
@@ -140,7 +150,9 @@ def main() -> None:
                 if waiting:
                     time.sleep(0.5)  # wall-clock: waiting for the server's clusters
             all_running = time.perf_counter() - first
-            burst_cpu = cpu_seconds(pids) - burst_start
+            burst_each = [cpu_seconds([pid]) - start for pid, start in zip(pids, burst_start_each, strict=True)]
+            burst_cpu = sum(burst_each)
+            machine_cpu = machine_busy_seconds() - machine_start
             print(json.dumps({
                 "clusters": args.clusters,
                 "workers": args.workers,
@@ -150,6 +162,8 @@ def main() -> None:
                 "apply_max_s": round(max(times), 2),
                 "all_running_s": round(all_running, 1),
                 "burst_cpu_s": round(burst_cpu, 1),
+                "burst_cpu_s_each": [round(each, 1) for each in burst_each],
+                "machine_burst_cpu_s": round(machine_cpu, 1),
                 "clusters_not_running": len(waiting),
                 "apply_failures": failures,
                 "peak_rss_mib": [round(peak_rss_mib(pid), 1) for pid in pids],

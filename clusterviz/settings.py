@@ -118,7 +118,10 @@ def channel_layers(redis_url: str) -> dict[str, Any]:
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [host], "capacity": 1000},
+                # A group member that stops joining again (its process died) is dropped after a minute,
+                # not channels_redis's default day: every message to the group is also queued for it.
+                # Live members join again well within that (store.notify.membership).
+                "CONFIG": {"hosts": [host], "capacity": 1000, "group_expiry": 60},
             }
         }
     return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}}

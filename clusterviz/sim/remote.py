@@ -23,7 +23,7 @@ from django.conf import settings
 from clusterviz.api import errors
 from clusterviz.api.request import ApiRequest, ApiResponse
 from clusterviz.store import loops
-from clusterviz.store.notify import channel_layer
+from clusterviz.store.notify import channel_layer, membership
 from clusterviz.store.threads import in_thread
 
 from . import lease
@@ -136,10 +136,12 @@ class _Gate:
         channel = await layer.new_channel()
         name = group(lease.holder_identity())
         await layer.group_add(name, channel)
+        renewing = asyncio.get_running_loop().create_task(membership(name, channel))
         try:
             while True:
                 self._take(await layer.receive(channel))
         finally:
+            renewing.cancel()
             with contextlib.suppress(Exception):  # Redis may be the failure; the membership then expires
                 await layer.group_discard(name, channel)
 

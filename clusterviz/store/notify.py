@@ -45,6 +45,22 @@ def channel_layer() -> BaseChannelLayer:
 GROUP = "clusterviz-revisions"
 
 
+# How often a member joins its group again, well within the layer's ``group_expiry`` (settings):
+# a member that stops (its process died) is dropped, and one that Redis forgot (a restart) is back.
+RENEW_SECONDS = 20.0
+
+
+async def membership(group: str, channel: str) -> None:
+    """Keep ``channel`` in the channel-layer ``group`` until cancelled, joining again every ``RENEW_SECONDS``."""
+    layer = channel_layer()
+    while True:
+        try:
+            await layer.group_add(group, channel)
+        except Exception:  # noqa: BLE001 - Redis is away: the next round joins again
+            log.warning("could not join the channel-layer group %s", group, exc_info=True)
+        await asyncio.sleep(RENEW_SECONDS)  # wall-clock: the layer's group expiry runs in real time
+
+
 class _Listener:
     """One event loop's channel in the wake-up group, woken by other processes' writes.
 
@@ -57,22 +73,13 @@ class _Listener:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.clusters: set[int] = set()
-        self.channel: asyncio.Future[str] = loop.create_future()
+        self.channel = ""
+        # Kept referenced: the loop holds only weak references to its tasks.
         self.tasks = {loop.create_task(self._receive())}
 
     def join(self, cid: int) -> None:
-        """Hear about ``cid``'s writes (joining the group again renews the membership's expiry)."""
+        """Hear about ``cid``'s writes."""
         self.clusters.add(cid)
-        task = self.loop.create_task(self._join())
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def _join(self) -> None:
-        channel = await asyncio.shield(self.channel)
-        try:
-            await channel_layer().group_add(GROUP, channel)
-        except Exception:  # noqa: BLE001 - without the group, watchers still poll the log
-            log.warning("could not join the wake-up group", exc_info=True)
 
     def _wake(self, message: dict[str, Any]) -> None:
         """Wake the watchers of the clusters ``message`` names that this loop watches."""
@@ -84,16 +91,15 @@ class _Listener:
         layer = channel_layer()
         while True:
             try:
-                if not self.channel.done():
-                    self.channel.set_result(await layer.new_channel())
-                self._wake(await layer.receive(self.channel.result()))
+                if not self.channel:
+                    self.channel = await layer.new_channel()
+                    self.tasks.add(self.loop.create_task(membership(GROUP, self.channel)))
+                self._wake(await layer.receive(self.channel))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - Redis went away: watchers poll meanwhile
                 log.warning("lost the channel layer; retrying", exc_info=True)
                 await asyncio.sleep(self.RETRY_SECONDS)  # wall-clock: waiting for Redis to come back
-                # Redis may have lost the membership (a restart); join again.
-                await self._join()
 
 
 _listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}

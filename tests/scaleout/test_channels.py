@@ -1,7 +1,8 @@
 """What crosses processes through Redis, in one process: wake-ups, and writes forwarded to a cluster's holder.
 
 Every process's wake-ups share one group, one message per batch of writes naming each cluster's
-revision; a listener wakes only the clusters watched where it runs. A forwarded write goes to the
+revision; a listener wakes only the clusters watched where it runs. Members join their groups again
+every few seconds, so one that Redis forgot is back and one whose process died is dropped. A forwarded write goes to the
 one channel of the process holding the cluster's lease, which acknowledges every copy it is sent,
 serves the write once and answers a copy that comes after the answer with that answer again.
 """
@@ -9,6 +10,7 @@ serves the write once and answers a copy that comes after the answer with that a
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -63,6 +65,16 @@ async def joined(group: str, channel: str | None = None) -> None:
             return
         await asyncio.sleep(0.05)  # wall-clock: Redis answers in real time
     raise AssertionError(f"{channel or 'nobody'} joined {group}")
+
+
+async def listener_channel() -> str:
+    """This event loop's channel in the wake-up group, once the listener has one."""
+    for _ in range(200):
+        channel = notify._listeners[asyncio.get_running_loop()].channel
+        if channel:
+            return channel
+        await asyncio.sleep(0.05)  # wall-clock: Redis answers in real time
+    raise AssertionError("the listener has no channel")
 
 
 async def gate_of(cluster: str) -> asyncio.Task[None]:
@@ -141,8 +153,7 @@ async def test_one_wake_up_names_every_cluster_and_wakes_only_those_watched_here
     subscription = notify.Subscription(watched)
     try:
         # Other processes (a server left running) may be members too: wait for this loop's channel.
-        channel = await asyncio.shield(notify._listeners[asyncio.get_running_loop()].channel)
-        await joined(notify.GROUP, channel)
+        await joined(notify.GROUP, await listener_channel())
         message = {"type": "revisions.written", "revisions": [[watched, 7], [unwatched, 9]]}
         await notify.channel_layer().group_send(notify.GROUP, message)
         assert await subscription.wait(10)
@@ -150,3 +161,35 @@ async def test_one_wake_up_names_every_cluster_and_wakes_only_those_watched_here
         subscription.close()
     assert subscription.revision == 7
     assert notify._known.get(unwatched) is None
+
+
+async def test_a_member_that_redis_forgot_joins_its_group_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(notify, "RENEW_SECONDS", 0.1)
+    subscription = notify.Subscription(await sync_to_async(kv.create_cluster)("forgotten"))
+    layer = notify.channel_layer()
+    try:
+        channel = await listener_channel()
+        await joined(notify.GROUP, channel)
+        # As after a restart of Redis: the group is gone.
+        await layer.connection(layer.consistent_hash(notify.GROUP)).delete(layer._group_key(notify.GROUP))
+        await joined(notify.GROUP, channel)
+    finally:
+        subscription.close()
+
+
+async def test_the_channel_of_a_process_that_died_gets_no_more_wake_ups() -> None:
+    cid = await sync_to_async(kv.create_cluster)("alive")
+    subscription = notify.Subscription(cid)
+    layer = notify.channel_layer()
+    redis = layer.connection(layer.consistent_hash(notify.GROUP))
+    dead = await layer.new_channel()
+    try:
+        await joined(notify.GROUP, await listener_channel())
+        # A member that last joined a minute ago and never again: its process is gone.
+        await redis.zadd(layer._group_key(notify.GROUP), {dead: time.time() - 61})
+        await layer.group_send(notify.GROUP, {"type": "revisions.written", "revisions": [[cid, 3]]})
+        assert await subscription.wait(10)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.receive(dead), 1)
+    finally:
+        subscription.close()
