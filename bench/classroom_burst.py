@@ -140,7 +140,6 @@ def main() -> None:
             targets = names[1:]
             first = time.perf_counter()
             burst_start_each = [cpu_seconds([pid]) for pid in pids]
-            burst_start = sum(burst_start_each)
             machine_start = machine_busy_seconds()
             with concurrent.futures.ThreadPoolExecutor(args.parallel) as pool:
                 times = list(pool.map(apply, targets))
