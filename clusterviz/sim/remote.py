@@ -135,7 +135,6 @@ class _Gate:
         layer = channel_layer()
         channel = await layer.new_channel()
         name = group(lease.holder_identity())
-        await layer.group_add(name, channel)
         renewing = asyncio.get_running_loop().create_task(membership(name, channel))
         try:
             while True:
