@@ -71,6 +71,13 @@ class NodeTable:
     def __len__(self) -> int:
         return len(self.infos)
 
+    def rows_of(self, nodes: Sequence[NodeInfo]) -> np.ndarray:
+        """The rows of ``nodes`` (NodeInfos of this table): free for a :class:`RowView` of its infos, which is
+        what the cycle hands its PreScore plugins, else looked up by name."""
+        if isinstance(nodes, RowView) and nodes.items is self.infos:
+            return nodes.rows
+        return np.fromiter((self.rows[node.name] for node in nodes), np.int64, len(nodes))
+
     # --- resource columns ---------------------------------------------------------------
 
     def column(self, kind: str, name: Hashable = "") -> np.ndarray:

@@ -359,19 +359,19 @@ class PodTopologySpread(BasePlugin):
             constraints, set(), [{} for _ in constraints], [], not pod.spec.get("topologySpreadConstraints")
         )
         s.nodes = nodes
-        sizes = [0] * len(constraints)
-        for node in nodes:
-            if require_all and not has_all_keys(node, constraints):
-                s.ignored.add(node.name)
-                continue
-            for i, c in enumerate(constraints):
-                if c.topology_key != HOSTNAME:
-                    value = node.labels.get(c.topology_key, "")
-                    if value not in s.counts[i]:
-                        s.counts[i][value] = 0
-                        sizes[i] += 1
+        table = snapshot.table()
+        rows = table.rows_of(nodes)
+        # A node missing a key is ignored only where every key is required; otherwise it is in domain "".
+        if require_all:
+            present = np.ones(len(rows), bool)
+            for c in constraints:
+                present &= table.labels(c.topology_key)[0][rows] != ABSENT
+            s.ignored.update(table.name_array[rows[~present]].tolist())
+            rows = rows[present]
         for i, c in enumerate(constraints):
-            size = len(nodes) - len(s.ignored) if c.topology_key == HOSTNAME else sizes[i]
+            if c.topology_key != HOSTNAME:
+                s.counts[i] = dict.fromkeys(_domains(table, c.topology_key, rows), 0)
+            size = len(rows) if c.topology_key == HOSTNAME else len(s.counts[i])
             s.domains.append(size)
             s.weights.append(math.log(size + 2))
         if not _count_by_columns(s, pod, require_all, snapshot):
@@ -489,6 +489,13 @@ class PodTopologySpread(BasePlugin):
                 hint_node_change,
             ),
         ]
+
+
+def _domains(table: NodeTable, key: str, rows: np.ndarray) -> list[str]:
+    """The values of label ``key`` on ``rows``, each once in the order the rows first show it ("" where absent)."""
+    codes, distinct = table.labels(key)
+    seen, first = np.unique(codes[rows], return_index=True)
+    return [distinct[code] if code != ABSENT else "" for code in seen[np.argsort(first)].tolist()]
 
 
 def _count_by_columns(s: _ScoreState, pod: PodInfo, require_all: bool, snapshot: Any) -> bool:
