@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import FlowMessage, Simulation
+from .models import EngineHost, EngineLease, FlowMessage, Simulation
 
 
 @admin.register(Simulation)
@@ -12,3 +12,13 @@ class SimulationAdmin(admin.ModelAdmin):
 class FlowMessageAdmin(admin.ModelAdmin):
     list_display = ["cluster", "seq", "time", "sender", "to", "verb", "kind", "name", "step"]
     list_filter = ["cluster", "step"]
+
+
+@admin.register(EngineLease)
+class EngineLeaseAdmin(admin.ModelAdmin):
+    list_display = ["cluster", "holder", "renewed"]
+
+
+@admin.register(EngineHost)
+class EngineHostAdmin(admin.ModelAdmin):
+    list_display = ["holder", "renewed"]

@@ -8,6 +8,8 @@ the lease expires.
 
 from __future__ import annotations
 
+import hashlib
+import math
 import os
 import socket
 from datetime import timedelta
@@ -18,9 +20,11 @@ from django.utils import timezone
 
 from clusterviz.store import kv
 
-from .models import EngineLease
+from .models import EngineHost, EngineLease
 
 LEASE_SECONDS = float(os.environ.get("CLUSTERVIZ_ENGINE_LEASE_SECONDS", "15"))
+# Host rows of processes gone this long are deleted (a live one renews every few seconds).
+FORGET_HOSTS_AFTER = 10
 
 
 def host_name() -> str:
@@ -105,3 +109,33 @@ def held_elsewhere(cluster: str, holder: str, lease_seconds: float = LEASE_SECON
 def release(clusters: list[str], holder: str) -> None:
     """Give up leases so another process can take the clusters at once."""
     EngineLease.objects.filter(cluster__in=clusters, holder=holder).update(holder="", renewed=None)
+
+
+def live_hosts(holder: str, lease_seconds: float = LEASE_SECONDS) -> int:
+    """Renew ``holder``'s row among the processes that run engines; how many of them are alive, itself included.
+
+    A row not renewed within the lease, or naming a process of this machine that no longer exists,
+    is not counted; rows gone for ``FORGET_HOSTS_AFTER`` leases are deleted.
+    """
+    now = timezone.now()
+    if not EngineHost.objects.filter(holder=holder).update(renewed=now):
+        EngineHost.objects.get_or_create(holder=holder, defaults={"renewed": now})
+    EngineHost.objects.filter(renewed__lt=now - timedelta(seconds=lease_seconds * FORGET_HOSTS_AFTER)).delete()
+    fresh = EngineHost.objects.filter(renewed__gte=now - timedelta(seconds=lease_seconds)).exclude(holder=holder)
+    return 1 + sum(1 for other in fresh.values_list("holder", flat=True) if not _dead_local_holder(other))
+
+
+def withdraw(holder: str) -> None:
+    """Leave the processes that run engines (a clean stop), so the others share the clusters out at once."""
+    EngineHost.objects.filter(holder=holder).delete()
+
+
+def fair_share(clusters: int, hosts: int) -> int:
+    """How many of ``clusters`` one of ``hosts`` processes should run: each takes its share, the first ones one more."""
+    return math.ceil(clusters / max(hosts, 1))
+
+
+def preference(holder: str, cluster: str) -> bytes:
+    """The order in which ``holder`` tries to claim clusters: each process its own, so processes starting together
+    mostly try different clusters instead of racing for the same ones."""
+    return hashlib.sha1(f"{holder}/{cluster}".encode()).digest()

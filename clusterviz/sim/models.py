@@ -51,3 +51,13 @@ class EngineLease(models.Model):
 
     def __str__(self) -> str:
         return f"{self.cluster} held by {self.holder or 'nobody'}"
+
+
+class EngineHost(models.Model):
+    """A process that runs engines, renewed while it looks for clusters: the clusters are shared out among the live ones."""
+
+    holder = models.CharField(max_length=200, unique=True)
+    renewed = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.holder

@@ -128,12 +128,21 @@ async def claim_all() -> None:
     """Run every cluster whose lease this process can hold; stop the ones that are gone.
 
     Simulation modes written by other processes (the simulations API in a web process) are followed.
-    A round costs three queries however many clusters there are, plus one claim per cluster taken.
+    The clusters are shared out: a process claims clusters only up to its fair share among the live
+    processes that run engines (``lease.live_hosts``). A round costs a few queries however many clusters
+    there are, plus one claim per cluster taken.
     """
     names = await in_thread(kv.cluster_names)()
     idle = [name for name in names if get(name) is None]
-    for name in await in_thread(lease.claimable)(idle, _holder):
-        await start(name)
+    # Each process takes no more than its share, so that the engines' work is spread over every
+    # process (and core) that runs engines rather than left to whichever looked first.
+    hosts = await in_thread(lease.live_hosts)(_holder)
+    room = lease.fair_share(len(names), hosts) - (len(names) - len(idle))
+    for name in sorted(await in_thread(lease.claimable)(idle, _holder), key=lambda n: lease.preference(_holder, n)):
+        if room <= 0:
+            break
+        if await start(name) is not None:
+            room -= 1
     here = [name for name in names if get(name) is not None]
     for name, (mode, speed) in (await trace.saved_modes(here)).items():
         running = get(name)

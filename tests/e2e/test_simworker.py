@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,5 +57,40 @@ def test_a_worker_runs_the_cluster_and_another_takes_over_when_it_dies(web: Live
     finally:
         for worker in (first, second):
             if worker is not None and worker.poll() is None:
+                worker.terminate()
+                worker.wait(timeout=30)
+
+
+def lease_holders(server: LiveServer) -> list[str]:
+    """Who holds each cluster's engine lease (an empty string for a lease nobody holds)."""
+    shown = server.manage("shell", "--no-imports", "-c", "from clusterviz.sim.models import EngineLease as L; "
+                          "print(*[l.holder or '-' for l in L.objects.all()])")
+    assert shown.returncode == 0, shown.stderr
+    return [holder if holder != "-" else "" for holder in shown.stdout.split()]
+
+
+def test_workers_started_together_share_the_clusters_out_and_one_left_takes_them_all(web: LiveServer):
+    for i in range(5):
+        made = web.manage("createcluster", f"class{i}", "--nodes", "1")
+        assert made.returncode == 0, made.stderr
+    workers = [web.start_worker(), web.start_worker()]
+    try:
+        def all_held() -> bool:
+            holders = lease_holders(web)
+            return len(holders) == 6 and all(holders)
+
+        assert wait_until(all_held), f"not every cluster was claimed: {lease_holders(web)}"
+        shares = sorted(Counter(lease_holders(web)).values())
+        assert shares == [3, 3], f"the clusters were not shared out: {shares}"
+
+        workers[0].send_signal(signal.SIGKILL)
+        workers[0].wait()
+        survivor = f"{lease_holders(web)[0].rpartition(':')[0]}:{workers[1].pid}"
+        assert wait_until(lambda: lease_holders(web) == [survivor] * 6), (
+            f"the worker left did not take every cluster: {lease_holders(web)}"
+        )
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
                 worker.terminate()
                 worker.wait(timeout=30)

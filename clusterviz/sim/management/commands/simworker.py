@@ -1,6 +1,7 @@
 """python manage.py simworker: run simulation engines outside the web processes.
 
-Each worker claims the clusters whose engine lease is free or expired, runs
+Each worker claims the clusters whose engine lease is free or expired, up to
+its fair share among the live workers (so the engines spread over every core), runs
 their engines, renews the leases, and follows mode changes written by the
 web processes. SIGTERM stops it cleanly (engines saved, leases released).
 """
@@ -15,6 +16,9 @@ from django.core.management.base import BaseCommand, CommandParser
 from clusterviz.sim import lease, registry
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
+
+# How long a starting worker waits, once counted among the processes that run engines, before claiming.
+ANNOUNCE_SECONDS = 1.0
 
 
 class Command(BaseCommand):
@@ -35,6 +39,13 @@ class Command(BaseCommand):
         registry.set_holder(holder)
         self.stdout.write(f"simworker {holder} started")
         try:
+            # Be counted before claiming, and give workers started at the same moment the time to be
+            # counted too, so that they share the clusters out instead of the first taking them all.
+            await in_thread(lease.live_hosts)(holder)
+            try:
+                await asyncio.wait_for(stopping.wait(), ANNOUNCE_SECONDS)  # wall-clock: peers starting up
+            except TimeoutError:
+                pass
             while not stopping.is_set():
                 try:
                     await registry.claim_all()
@@ -50,6 +61,7 @@ class Command(BaseCommand):
             await registry.stop_all()
             try:
                 await in_thread(lease.release)(owned, holder)
+                await in_thread(lease.withdraw)(holder)
             except kv.StoreUnavailable:
                 pass  # the leases expire by themselves
             self.stdout.write(f"simworker {holder} stopped")
