@@ -37,6 +37,10 @@ FORWARD_TIMEOUT = 900.0
 # "try again" meanwhile: the client would send the write a second time while the first may still
 # be served (a create would then fail with AlreadyExists).
 ACK_SECONDS = 2.0
+# How long to wait for the answer of a request the holder took before sending it again: the holder
+# answers a copy with the answer it sent, or, while it still serves the request (a write held in
+# step mode), with another acknowledgement.
+ANSWER_SECONDS = 10.0
 # Request ids a holder remembers, so that a request sent twice is served once.
 REMEMBERED = 10_000
 # How long a holder that lost Redis waits before listening again.
@@ -69,29 +73,32 @@ async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
     The holder acknowledges a request as soon as it takes it. A request nobody took (the holder was
     just starting and not yet listening, is busy, or no longer runs the cluster) is sent again, to
     whichever process holds the lease by then; a process serves each request id once, and answers
-    a copy of a request it has served with that answer again.
+    a copy of a request it has served with that answer again. So a taken request whose answer has
+    not come within ``ANSWER_SECONDS`` is sent again too: the answer may have been lost on the way.
     """
     if not available():
         return None
     layer = channel_layer()
     reply = await layer.new_channel()
     message = {"type": "gate.request", "id": uuid.uuid4().hex, "reply": reply, "request": _encode(req)}
-    deadline = asyncio.get_running_loop().time() + FORWARD_TIMEOUT
-    while asyncio.get_running_loop().time() < deadline:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + FORWARD_TIMEOUT
+    taken = False
+    while loop.time() < deadline:
         serving = await in_thread(lease.holder_elsewhere)(req.cluster, holder)
         if serving is None:
+            if taken:
+                break  # the process that took it stopped: whether it was served is unknown
             return None  # nobody else runs it (any more): serve it here
         await layer.group_send(group(serving), message)
         try:
-            answer = await asyncio.wait_for(layer.receive(reply), ACK_SECONDS)
-        except TimeoutError:
-            continue
-        try:
+            answer = await asyncio.wait_for(layer.receive(reply), ANSWER_SECONDS if taken else ACK_SECONDS)
             # Skip acknowledgements: a request sent twice is acknowledged twice.
             while answer["type"] == "gate.ack":
-                answer = await asyncio.wait_for(layer.receive(reply), FORWARD_TIMEOUT)
+                taken = True
+                answer = await asyncio.wait_for(layer.receive(reply), ANSWER_SECONDS)
         except TimeoutError:
-            break
+            continue
         return ApiResponse(
             answer["status"], answer["body"], headers=answer["headers"], content_type=answer["content_type"]
         )

@@ -135,6 +135,30 @@ async def test_a_write_sent_again_after_its_answer_is_answered_again_and_not_ser
     assert len(served) == 1
 
 
+async def test_a_forwarded_write_whose_answer_was_lost_gets_it_by_sending_the_request_again(
+    served: list[ApiRequest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent = remote._reply
+    lost: list[dict[str, Any]] = []
+
+    async def losing_the_first_answer(message: dict[str, Any], content: dict[str, Any]) -> None:
+        if content["type"] == "gate.response" and not lost:
+            lost.append(content)
+            return
+        await sent(message, content)
+
+    monkeypatch.setattr(remote, "_reply", losing_the_first_answer)
+    monkeypatch.setattr(remote, "ANSWER_SECONDS", 1.0)
+    gate = await gate_of("demo")
+    try:
+        resp = await asyncio.wait_for(remote.forward(CREATE, WEB), 30)
+    finally:
+        gate.cancel()
+    assert lost, "the first answer was not lost"
+    assert resp is not None and resp.status == 201
+    assert len(served) == 1
+
+
 async def test_a_write_for_a_cluster_not_run_here_is_left_for_its_holder(served: list[ApiRequest]) -> None:
     gate = await gate_of("other")
     layer = notify.channel_layer()
