@@ -105,7 +105,9 @@ def database(url: str) -> dict[str, Any]:
         db["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"clusterviz-test-{os.getpid()}.sqlite3")}
     else:
         # A PostgreSQL server that does not answer fails a request within seconds (503), rather than hanging it.
-        db["OPTIONS"] = {"connect_timeout": 5}
+        # Each request's ORM queries run in a thread of its own, which would open (and close) a connection of
+        # its own: a pool keeps them. The store's threads hold one each for good (threads.THREADS + 1).
+        db["OPTIONS"] = {"connect_timeout": 5, "pool": {"min_size": 2, "max_size": 24, "timeout": 5}}
     return db
 
 
