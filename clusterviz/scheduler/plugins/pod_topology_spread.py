@@ -127,7 +127,9 @@ def default_selector(pod: PodInfo, snapshot: Any) -> Selector:
     label_set: dict[str, str] = {}
     for svc in snapshot.services(pod.namespace) if snapshot is not None else []:
         sel = (svc.get("spec") or {}).get("selector")
-        if sel is not None and _selector_from_set(sel).matches(pod.labels):
+        # What _selector_from_set(sel).matches(pod.labels) answers (every pair present), without a Selector per
+        # Service and Pod.
+        if sel is not None and sel.items() <= pod.labels.items():
             label_set.update(sel)
     selector = _selector_from_set(label_set)
     ref = _controller_ref(pod)
@@ -227,6 +229,14 @@ class _ScoreState:
     minimums: dict[int, int] = field(default_factory=dict)
     # Matching Pods per (hostname constraint, node), counted once for the minimum and the node's terms.
     on_node: dict[tuple[int, str], int] = field(default_factory=dict)
+    # matching_rows per selector: the default constraints share one, counted once per attempt.
+    matching: dict[Selector, np.ndarray | None] = field(default_factory=dict)
+
+    def matching_rows(self, snapshot: Any, table: NodeTable, selector: Selector, namespace: str) -> np.ndarray | None:
+        """:func:`matching_rows`, worked out once per selector in an attempt."""
+        if selector not in self.matching:
+            self.matching[selector] = matching_rows(snapshot, table, selector, namespace)
+        return self.matching[selector]
 
     def _count_on(self, i: int, node: NodeInfo, pod: PodInfo) -> int:
         key = (i, node.name)
@@ -409,7 +419,7 @@ class PodTopologySpread(BasePlugin):
             codes, distinct = table.labels(c.topology_key)
             code = codes[rows]
             if c.topology_key == HOSTNAME:
-                matching = matching_rows(state.snapshot, table, c.selector, pod.namespace)
+                matching = s.matching_rows(state.snapshot, table, c.selector, pod.namespace)
                 if matching is None:
                     infos = table.infos
                     return np.fromiter((self.score(state, pod, infos[r]) for r in rows.tolist()), np.int64, len(rows))
@@ -492,10 +502,11 @@ class PodTopologySpread(BasePlugin):
 
 
 def _domains(table: NodeTable, key: str, rows: np.ndarray) -> list[str]:
-    """The values of label ``key`` on ``rows``, each once in the order the rows first show it ("" where absent)."""
+    """The values of label ``key`` on ``rows``, each once ("" where absent)."""
     codes, distinct = table.labels(key)
-    seen, first = np.unique(codes[rows], return_index=True)
-    return [distinct[code] if code != ABSENT else "" for code in seen[np.argsort(first)].tolist()]
+    # Slot 0 counts ABSENT (-1), slot j + 1 the value distinct[j].
+    present = np.bincount(codes[rows] + 1, minlength=len(distinct) + 1) > 0
+    return [distinct[j - 1] if j else "" for j in np.flatnonzero(present).tolist()]
 
 
 def _count_by_columns(s: _ScoreState, pod: PodInfo, require_all: bool, snapshot: Any) -> bool:
@@ -514,7 +525,7 @@ def _count_by_columns(s: _ScoreState, pod: PodInfo, require_all: bool, snapshot:
     for i, c in enumerate(constraints):
         if c.topology_key == HOSTNAME or not s.counts[i]:
             continue
-        matching = matching_rows(snapshot, table, c.selector, pod.namespace)
+        matching = s.matching_rows(snapshot, table, c.selector, pod.namespace)
         assert matching is not None
         codes, distinct = table.labels(c.topology_key)
         slots = {value: j for j, value in enumerate(distinct)}
