@@ -34,7 +34,7 @@ from clusterviz.scheduler.framework import (
     go_round,
 )
 from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo
-from clusterviz.scheduler.nodetable import ABSENT, POD_GROUP, NodeTable
+from clusterviz.scheduler.nodetable import ABSENT, POD_GROUP, NodeTable, at_rows
 from clusterviz.scheduler.plugins.node_affinity import RequiredNodeAffinity, required_node_affinity
 from clusterviz.scheduler.plugins.taint_toleration import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
 
@@ -164,15 +164,26 @@ def matching_rows(snapshot: Any, table: NodeTable, selector: Selector, namespace
     """:func:`count_matching` for every row of ``table`` at once, summed from the snapshot's Pod groups.
 
     None while some counted Pod is terminating: the groups include it, so callers count node by node.
+    The result may be the table's own column: read it, never write it.
     """
     if snapshot is None or snapshot.pods.terminating:
         return None
-    out = np.zeros(len(table), np.int64)
+    matched = []
     for group in snapshot.pods.groups:
         group_namespace, labels = cast(tuple[str, tuple[tuple[str, str], ...]], group)
         if group_namespace == namespace and selector.matches(dict(labels)):
-            out += table.column(POD_GROUP, group)
+            matched.append(table.column(POD_GROUP, group))
+    if len(matched) == 1:
+        return matched[0]  # the usual selector, one app's Pods: no sum to make
+    out = np.zeros(len(table), np.int64)
+    for column in matched:
+        out += column
     return out
+
+
+def lacking(table: NodeTable, key: str) -> bool:
+    """Whether some node of ``table`` lacks label ``key`` (kept until a node changes)."""
+    return bool(table.derived((NAME, "lacking", key), lambda t: (t.labels(key)[0] == ABSENT).any()))
 
 
 def _all_nodes_included(pod: PodInfo, constraints: Sequence[SpreadConstraint]) -> bool:
@@ -411,26 +422,29 @@ class PodTopologySpread(BasePlugin):
     def score_nodes(self, state: CycleState, pod: PodInfo, table: NodeTable, rows: np.ndarray) -> np.ndarray:
         """:meth:`score` for the given rows at once, adding the terms in the same order (the same floats)."""
         s: _ScoreState = state.read(NAME + "/score")
-        names = table.name_array[rows]
-        ignored = np.isin(names, list(s.ignored)) if s.ignored else np.zeros(len(rows), bool)
+        ignored = np.isin(table.name_array[rows], list(s.ignored)) if s.ignored else None
         state.write(NAME + "/ignoredRows", ignored)
         total = np.zeros(len(rows))
         for i, c in enumerate(s.constraints):
             codes, distinct = table.labels(c.topology_key)
-            code = codes[rows]
+            code = at_rows(codes, rows)
             if c.topology_key == HOSTNAME:
                 matching = s.matching_rows(state.snapshot, table, c.selector, pod.namespace)
                 if matching is None:
                     infos = table.infos
                     return np.fromiter((self.score(state, pod, infos[r]) for r in rows.tolist()), np.int64, len(rows))
-                count = matching[rows]
+                term = at_rows(matching, rows) * s.weights[i] + (c.max_skew - 1)
+                total += np.where(code != ABSENT, term, 0.0) if lacking(table, c.topology_key) else term
             else:
-                # One count per domain, and a trailing 0 that ABSENT (-1) picks.
-                count = np.array([s.counts[i].get(v, 0) for v in distinct] + [0], np.int64)[code]
-            total += np.where(code != ABSENT, count * s.weights[i] + (c.max_skew - 1), 0.0)
+                # One term per domain, and a trailing 0.0 that ABSENT (-1) picks.
+                count = np.array([s.counts[i].get(v, 0) for v in distinct] + [0], np.int64)
+                by_domain = count * s.weights[i] + (c.max_skew - 1)
+                by_domain[-1] = 0.0
+                total += by_domain[code]
         whole = np.floor(total)
         raw = (whole + (total - whole >= 0.5)).astype(np.int64)  # go_round of non-negative totals
-        raw[ignored] = 0
+        if ignored is not None:
+            raw[ignored] = 0
         return raw
 
     def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]:
@@ -473,15 +487,16 @@ class PodTopologySpread(BasePlugin):
     def normalize_nodes(self, state: CycleState, pod: PodInfo, raw: np.ndarray) -> np.ndarray:
         """:meth:`normalize_score` over the column :meth:`score_nodes` gave."""
         ignored = state.get(NAME + "/ignoredRows")
-        if ignored is None or len(ignored) != len(raw):
-            ignored = np.zeros(len(raw), bool)
-        counted = raw[~ignored]
+        if ignored is not None and len(ignored) != len(raw):
+            ignored = None
+        counted = raw if ignored is None else raw[~ignored]
         high, low = (int(counted.max()), int(counted.min())) if len(counted) else (0, 0)
         if high == 0:
             out = np.full(len(raw), MAX_NODE_SCORE, np.int64)
         else:
             out = go_div_nodes(MAX_NODE_SCORE * (high + low - raw), high).astype(np.int64)
-        out[ignored] = 0
+        if ignored is not None:
+            out[ignored] = 0
         return out
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -504,6 +519,9 @@ class PodTopologySpread(BasePlugin):
 def _domains(table: NodeTable, key: str, rows: np.ndarray) -> list[str]:
     """The values of label ``key`` on ``rows``, each once ("" where absent)."""
     codes, distinct = table.labels(key)
+    if len(rows) == len(table):
+        # Every node (the classroom default scores them all): every value, and "" for the nodes lacking the key.
+        return [*distinct, ""] if lacking(table, key) else list(distinct)
     # Slot 0 counts ABSENT (-1), slot j + 1 the value distinct[j].
     present = np.bincount(codes[rows] + 1, minlength=len(distinct) + 1) > 0
     return [distinct[j - 1] if j else "" for j in np.flatnonzero(present).tolist()]
@@ -518,8 +536,9 @@ def _count_by_columns(s: _ScoreState, pod: PodInfo, require_all: bool, snapshot:
     if snapshot.pods.terminating or not _all_nodes_included(pod, constraints):
         return False
     table = snapshot.table()
-    eligible = np.ones(len(table), bool)
+    eligible = None
     if require_all:
+        eligible = np.ones(len(table), bool)
         for c in constraints:
             eligible &= table.labels(c.topology_key)[0] != ABSENT
     for i, c in enumerate(constraints):
@@ -531,8 +550,10 @@ def _count_by_columns(s: _ScoreState, pod: PodInfo, require_all: bool, snapshot:
         slots = {value: j for j, value in enumerate(distinct)}
         # A node without the key is in domain "" (with any node labelled "").
         absent = slots.get("", len(distinct))
-        index = np.where(codes == ABSENT, absent, codes)
-        totals = np.bincount(index[eligible], weights=matching[eligible], minlength=len(distinct) + 1)
+        index = np.where(codes == ABSENT, absent, codes) if lacking(table, c.topology_key) else codes
+        if eligible is not None:
+            index, matching = index[eligible], matching[eligible]
+        totals = np.bincount(index, weights=matching, minlength=len(distinct) + 1)
         for value in s.counts[i]:
             s.counts[i][value] += int(totals[slots.get(value, absent)])
     return True
