@@ -52,7 +52,7 @@ from clusterviz.scheduler.framework import (
     fit_error_message,
 )
 from clusterviz.scheduler.nodeinfo import NodeInfo, PodInfo, as_pod_info
-from clusterviz.scheduler.nodetable import NodeTable, RowView
+from clusterviz.scheduler.nodetable import NodeTable, RowView, at_rows
 from clusterviz.scheduler.plugins import FILTER, NORMALIZING, POST_FILTER, PRE_FILTER, PRE_SCORE, SCORE
 from clusterviz.scheduler.profile import Profile
 from clusterviz.scheduler.snapshot import Snapshot
@@ -433,24 +433,30 @@ def schedule(
         by_nomination = True
     else:
         want = num_feasible_nodes_to_find(profile.percentage_of_nodes_to_score, global_percentage, len(candidates))
-        passing = filtered.first[candidates] < 0
+        passing = at_rows(filtered.first, candidates) < 0
         if not want or want == len(candidates) or int(passing.sum()) < want:
             # Every candidate is evaluated (as when every node is to be scored): the walk's order does not matter.
             processed = len(candidates)
-            evaluated[candidates] = True
+            if len(candidates) == n:
+                evaluated[:] = True
+            else:
+                evaluated[candidates] = True
         else:
             # Upstream stops filtering once it has found ``want`` feasible nodes, walking from ``start_index``.
             start = start_index % len(candidates)
             found = np.cumsum(np.concatenate([passing[start:], passing[:start]]))
             processed = int(np.searchsorted(found, want)) + 1
             evaluated[np.concatenate([candidates[start:], candidates[:start]])[:processed]] = True
-        feasible_rows = np.flatnonzero(evaluated & (filtered.first < 0))  # in row order, without a sort
+        if processed == n and not filtered.rejects_any:
+            feasible_rows = candidates  # the classroom default on free nodes: every node evaluated and feasible
+        else:
+            feasible_rows = np.flatnonzero(evaluated & (filtered.first < 0))  # in row order, without a sort
         evaluated |= excluded_rows
     next_start = (start_index + processed) % len(candidates) if len(candidates) else 0
-    rejected = evaluated & (filtered.first >= 0)
-    rejectors = frozenset(
-        {filtered.plugins[i].name for i in np.unique(filtered.first[rejected]).tolist()} | set(narrowing)
-    )
+    rejectors = frozenset(narrowing)
+    if filtered.rejects_any:
+        rejected = evaluated & (filtered.first >= 0)
+        rejectors |= {filtered.plugins[i].name for i in np.unique(filtered.first[rejected]).tolist()}
     if pre_status is not None and pre_status.plugin:
         rejectors |= {pre_status.plugin}
     # Inputs only for records with a row per evaluated node (see _columns).
@@ -474,15 +480,23 @@ def schedule(
 
     needed = len(feasible_rows) > 1
     scored, totals_feasible, error = _score(profile, state, info, table, feasible_rows, needed)
-    feasible = np.zeros(n, bool)
-    feasible[feasible_rows] = True
+    # Every node feasible (the usual classroom cluster): the per-node columns are the feasible ones as they are.
+    every = len(feasible_rows) == n
+    if every:
+        feasible = np.ones(n, bool)
+    else:
+        feasible = np.zeros(n, bool)
+        feasible[feasible_rows] = True
     if error:
         columns = _columns(table, filtered, np.flatnonzero(evaluated), feasible, (), np.zeros(n, np.int64))
         return DecisionRecord(
             **base, columns=columns, selected=None, message=error, error=error, next_start_index=next_start
         )
-    totals = np.zeros(n, np.int64)
-    totals[feasible_rows] = totals_feasible
+    if every:
+        totals = totals_feasible
+    else:
+        totals = np.zeros(n, np.int64)
+        totals[feasible_rows] = totals_feasible
     if needed:
         best = int(totals_feasible.max())
         tied_rows = feasible_rows[totals_feasible == best]

@@ -162,7 +162,9 @@ class NodeStatuses:
         """Rows of group ``g`` (see ``NodeTable.per_group``) get ``verdicts[g]``."""
         interned: dict[Status, int] = {SUCCESS: 0}
         group_index = np.array([interned.setdefault(v, len(interned)) for v in verdicts], np.int16)
-        return cls(group_index[codes] if len(codes) else np.zeros(0, np.int16), tuple(interned))
+        if len(interned) == 1 or not len(codes):
+            return cls(np.zeros(len(codes), np.int16), tuple(interned))  # every group passes: nothing to look up
+        return cls(group_index[codes], tuple(interned))
 
     def failing(self) -> np.ndarray:
         """Rows whose status rejects the node (neither Success nor Skip)."""

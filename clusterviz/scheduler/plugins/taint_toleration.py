@@ -169,6 +169,8 @@ class TaintToleration(BasePlugin):
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
         """:meth:`score` once per distinct taint set, for the given rows."""
         codes, scores = nodes.per_group("taints", taints_key, lambda node: self.score(state, pod, node))
+        if len(set(scores)) == 1:
+            return np.full(len(rows), scores[0], np.int64)  # mostly no PreferNoSchedule taint anywhere: all 0
         return np.asarray(scores, np.int64)[codes[rows]]
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:
