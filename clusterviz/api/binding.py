@@ -6,7 +6,7 @@ from clusterviz.apimachinery.field import required
 from clusterviz.apimachinery.unstructured import deep_copy, resource_version
 from clusterviz.store import kv
 
-from . import clock, codec, errors
+from . import clock, codec, errors, watchcache
 from .handlers import PATCH_RETRIES, _get, _update, cluster_of, not_found, ok, store_key, store_write
 from .request import ApiRequest, ApiResponse, ResourcePath
 
@@ -19,8 +19,10 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if not isinstance(node, str) or not node:
         raise errors.invalid("Binding", "", rp.name, [required("target.name")])
     cid = await cluster_of(req)
-    for _ in range(PATCH_RETRIES):
-        old = await _get(cid, store_key(rp))
+    for attempt in range(PATCH_RETRIES):
+        # The watch cache's copy first: a binding based on a copy that is behind conflicts, and reads the store.
+        cached = attempt == 0 and not req.query.get("dryRun")
+        old = await (watchcache.get if cached else _get)(cid, store_key(rp))
         if old is None:
             raise not_found(rp)
         if (old.get("metadata") or {}).get("deletionTimestamp"):

@@ -295,7 +295,7 @@ async def ensure_namespace(cid: int, rp: ResourcePath, name: str) -> None:
     """NamespaceLifecycle admission: the namespace must exist and not be terminating."""
     if not rp.resource.namespaced:
         return
-    ns = await _get(cid, kv.Key("namespaces", "", rp.namespace))
+    ns = await watchcache.get(cid, kv.Key("namespaces", "", rp.namespace))
     if ns is None:
         raise errors.not_found("namespaces", "", rp.namespace)
     if (ns.get("metadata") or {}).get("deletionTimestamp"):
@@ -355,7 +355,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
         ingressclass.admit_ingress(obj, (await _list(cid, "ingressclasses.networking.k8s.io", None))[0])
     ranges: list[dict[str, Any]] = []
     if resource.kind in ("Pod", "PersistentVolumeClaim"):
-        ranges = await _objects_in(cid, "limitranges", rp.namespace)
+        ranges = await watchcache.objects(cid, "limitranges", rp.namespace)
     if resource.kind == "Pod":
         obj = limitranger.default_pod(obj, ranges)
     obj = validated(resource, obj)
@@ -367,7 +367,7 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
             None, obj, _manager(req), "", resource.group_version, clock.rfc3339(), has_status=resource.has_status
         )
     if resource.kind == "Pod":
-        account = await _get(cid, kv.Key("serviceaccounts", rp.namespace, serviceaccount.account_name(obj)))
+        account = await watchcache.get(cid, kv.Key("serviceaccounts", rp.namespace, serviceaccount.account_name(obj)))
         obj = serviceaccount.admit_pod(obj, account, strategy.random_suffix())
     await _charge_quotas(cid, rp, obj, charge=not req.query.get("dryRun"))
     if req.query.get("dryRun"):
@@ -400,8 +400,12 @@ async def _charge_quotas(
     resource, name = rp.resource, str(obj["metadata"].get("name") or "")
     if not resource.namespaced:
         return
-    for _attempt in range(PATCH_RETRIES):
-        quotas = await _objects_in(cid, "resourcequotas", rp.namespace)
+    for attempt in range(PATCH_RETRIES):
+        # After a conflict, the quotas as stored: the copy that conflicted may be behind.
+        if attempt == 0:
+            quotas = await watchcache.objects(cid, "resourcequotas", rp.namespace)
+        else:
+            quotas = await _objects_in(cid, "resourcequotas", rp.namespace)
         if not any(resourcequota.tracked(q, resource.plural, resource.group) for q in quotas):
             return
         existing, _ = await _list(cid, resource.key, rp.namespace)
@@ -424,7 +428,7 @@ async def _admit_priority(cid: int, kind: str, obj: dict[str, Any], old: dict[st
     if kind == "Pod" and old is not None:
         priority.admit_pod_update(obj, old)
     elif kind in ("Pod", "PriorityClass"):
-        classes, _ = await _list(cid, "priorityclasses.scheduling.k8s.io", None)
+        classes = await watchcache.objects(cid, "priorityclasses.scheduling.k8s.io", None)
         if kind == "Pod":
             priority.admit_pod(obj, classes)
         else:
@@ -533,6 +537,25 @@ def _charges_quota(rp: ResourcePath) -> bool:
     return rp.resource.kind in ("PersistentVolumeClaim", "Service") and rp.sub == ""
 
 
+def _patches_cached_copy(req: ApiRequest, kind: str, body: Any, rp: ResourcePath) -> bool:
+    """Whether a patch may start from the watch cache's copy of its object (``watchcache.get``).
+
+    A merge or strategic patch's write names the copy's revision, so the store refuses it if the copy is
+    behind, and the patch starts again from the store. A dry run writes nothing to check it by, and
+    server-side apply, a JSON patch's tests and a patch naming a resourceVersion can refuse the patch
+    on what the copy says: those read the store.
+    """
+    if req.query.get("dryRun") or kind not in ("merge", "strategic"):
+        return False
+    return _preconditionresource_version(body, rp) is None
+
+
+async def _still_stored(cid: int, rp: ResourcePath, copy: dict[str, Any]) -> bool:
+    """Whether ``copy`` is the revision of ``rp``'s object that is stored now."""
+    current = await _get(cid, store_key(rp))
+    return current is not None and resource_version(current) == resource_version(copy)
+
+
 def _remembered_old(req: ApiRequest, cid: int, rp: ResourcePath, precondition: int | None) -> dict[str, Any] | None:
     """The object an update replaces, from the watch cache, when the update names its revision.
 
@@ -617,8 +640,9 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     cid = await cluster_of(req)
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: apply_patch(kind, scale, body), None)
-    for _ in range(PATCH_RETRIES):
-        old = await _get(cid, store_key(rp))
+    for attempt in range(PATCH_RETRIES):
+        cached = attempt == 0 and _patches_cached_copy(req, kind, body, rp)
+        old = await (watchcache.get if cached else _get)(cid, store_key(rp))
         if old is None:
             if kind == "apply" and not rp.sub:
                 obj = check_type(resource, deep_copy(body))
@@ -653,6 +677,8 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             if precondition is not None:
                 raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT) from None
             continue
+        if cached and stored is old and not await _still_stored(cid, rp, old):
+            continue  # it changed nothing in a copy that is behind: patch what is stored
         return ok(with_type(resource, stored))
     raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
 

@@ -17,8 +17,13 @@ from clusterviz.apimachinery.unstructured import deep_copy
 from clusterviz.store import kv, notify
 from clusterviz.store.threads import in_thread
 
+from .objectcache import KEPT, ObjectCache
+
 _events_since = in_thread(kv.events_since)
 _current_revision = in_thread(kv.current_revision)
+_get = in_thread(kv.get)
+_list = in_thread(kv.list_objects)
+_objects_in = in_thread(kv.objects_in)
 
 BATCH = 500
 # Events kept in memory per cluster, at most KEEP and about KEEP_BYTES of their stored JSON (a scheduling
@@ -48,6 +53,8 @@ class LogFollower:
         self.loop = asyncio.get_running_loop()
         # Wakes whoever waits for the log to move (streams through ``wait``, the engine's gate).
         self.moved = asyncio.Event()
+        # The latest object of each key of a few resources, as of ``head`` (see objectcache).
+        self.objects = ObjectCache()
         self._subscription = notify.Subscription(cid)
         self._task = self.loop.create_task(self._run())
 
@@ -70,6 +77,20 @@ class LogFollower:
         if any((e.resource, e.namespace, e.name) == where for e in self._events[index + 1 :]):
             return None
         return deep_copy(event.object)
+
+    def current(self) -> bool:
+        """Whether every revision this process wrote or heard of is here (taking over what its writes handed over)."""
+        if self._reading.locked():
+            return False  # a read of the log is under way, and appends what it found next
+        self._absorb()
+        return self.failure is None and self.head >= self._subscription.revision
+
+    def keep(self, resource: str, items: list[dict[str, Any]], revision: int) -> bool:
+        """Keep ``resource``'s objects from their listing at ``revision`` on; False when the events after it are gone."""
+        if revision < self.floor:
+            return False
+        self.objects.load(resource, items, revision, self.since(revision))
+        return True
 
     async def wait(self, revision: int, timeout: float) -> None:
         """Until the log moves past ``revision``, a read fails, or ``timeout`` passes."""
@@ -147,6 +168,7 @@ class LogFollower:
         self._revisions.extend(e.revision for e in events)
         self._bytes += sum(e.size for e in events)
         self.head = events[-1].revision
+        self.objects.apply(events)
         if len(self._events) > 2 * KEEP or self._bytes > 2 * KEEP_BYTES:
             # Trim in big steps, so that the copy is rare.
             cut = max(len(self._events) - KEEP, 0)
@@ -160,6 +182,7 @@ class LogFollower:
             self._bytes = kept
 
     def _restart(self, revision: int) -> None:
+        self.objects.reset()
         self._events.clear()
         self._revisions.clear()
         self._bytes = 0
@@ -192,6 +215,47 @@ def stored_at(cid: int, key: kv.Key, revision: int) -> dict[str, Any] | None:
     """
     follower = _followers.get((asyncio.get_running_loop(), cid))
     return None if follower is None else follower.stored_at(key, revision)
+
+
+def _keeping(cid: int, resource: str) -> LogFollower | None:
+    """The running loop's follower of cluster ``cid``, if it may answer a read of ``resource`` now."""
+    if resource not in KEPT:
+        return None
+    follower = _followers.get((asyncio.get_running_loop(), cid))
+    return follower if follower is not None and follower.current() else None
+
+
+async def _answers(follower: LogFollower, resource: str) -> bool:
+    """Whether ``follower`` keeps ``resource`` (listing it from the store first if it does not yet) and is current."""
+    if not follower.objects.has(resource):
+        items, revision = await _list(follower.cid, resource, None)
+        if not follower.keep(resource, items, revision):
+            return False
+    return follower.current()
+
+
+async def get(cid: int, key: kv.Key) -> dict[str, Any] | None:
+    """``key``'s object as this process last knows it: from the follower's objects, else from the store.
+
+    For admission's look-ups and the object an update or patch starts from; a write based on it is
+    refused when it is stale (see objectcache). A key not found there is looked for in the store.
+    """
+    follower = _keeping(cid, key.resource)
+    if follower is not None and await _answers(follower, key.resource):
+        found = follower.objects.get(key)
+        if found is not None:
+            return found
+    return await _get(cid, key)
+
+
+async def objects(cid: int, resource: str, namespace: str | None) -> list[dict[str, Any]]:
+    """``resource``'s objects (of one namespace, or all) by namespace and name, as ``get`` reads them."""
+    follower = _keeping(cid, resource)
+    if follower is not None and await _answers(follower, resource):
+        return follower.objects.objects(resource, namespace)
+    if namespace is None:
+        return (await _list(cid, resource, None))[0]
+    return await _objects_in(cid, resource, namespace)
 
 
 def release(follower: LogFollower) -> None:
