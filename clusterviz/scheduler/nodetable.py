@@ -154,6 +154,15 @@ class NodeTable:
         """Label ``key`` as codes per row (``ABSENT`` where missing) and the distinct values the codes index."""
         return self.derived(("label", key), lambda t: _codes([i.labels.get(key) for i in t.infos]))
 
+    def lacks(self, key: str) -> bool:
+        """Whether some node lacks label ``key``: only then do its codes need masking."""
+        return bool(self.derived(("lacks", key), lambda t: (t.labels(key)[0] == ABSENT).any()))
+
+    def value_per_row(self, key: str) -> bool:
+        """Whether every node has a value of label ``key`` of its own (``kubernetes.io/hostname``): value ``i`` is
+        then row ``i``'s, so an array per value is an array per row as it is."""
+        return bool(self.derived(("valuePerRow", key), lambda t: np.array_equal(t.labels(key)[0], np.arange(len(t)))))
+
     def groups(self, key: Hashable, value: Callable[[NodeInfo], Hashable]) -> tuple[np.ndarray, tuple[Any, ...]]:
         """Rows grouped by a per-node value (for example the node's taints): codes per row and the distinct values.
 

@@ -28,7 +28,7 @@ from clusterviz.scheduler.framework import (
     Status,
 )
 from clusterviz.scheduler.nodeinfo import AFFINITY, ANTI_AFFINITY, HARD, AffinityTerm, NodeInfo, PodInfo
-from clusterviz.scheduler.nodetable import POD_GROUP, SCORE_TERM, NodeTable
+from clusterviz.scheduler.nodetable import POD_GROUP, SCORE_TERM, NodeTable, at_rows
 
 NAME = "InterPodAffinity"
 LEGACY_FILTER_NAME = "MatchInterPodAffinity"
@@ -165,7 +165,8 @@ class Contribution:
 
     ``incoming`` is True for the Pod's own preferred terms matched by placed Pods,
     False for placed Pods' terms that match the Pod. ``per_value[i]`` counts the
-    Pods (or placed terms) in the domain ``values[i]``.
+    Pods (or placed terms) in the domain ``values[i]``; for a key with a value per node it is
+    the node table's column itself, good while the snapshot stays as it is (never write it).
     """
 
     incoming: bool
@@ -186,9 +187,15 @@ def score_contributions(pod: PodInfo, snapshot: Any, hard_pod_affinity_weight: i
     ns_labels = snapshot.namespace_labels
 
     def contribution(incoming: bool, kind: str, term: AffinityTerm, weight: int, counts: np.ndarray) -> Contribution:
-        codes, values = table.labels(term.topology_key)
-        present = codes >= 0
-        per_value = np.bincount(codes[present], weights=counts[present], minlength=len(values)).astype(np.int64)
+        key = term.topology_key
+        codes, values = table.labels(key)
+        if table.value_per_row(key):
+            per_value = counts  # the counts per node are the counts per value (read only: the table's column)
+        elif not table.lacks(key):
+            per_value = np.bincount(codes, weights=counts, minlength=len(values)).astype(np.int64)
+        else:
+            present = codes >= 0
+            per_value = np.bincount(codes[present], weights=counts[present], minlength=len(values)).astype(np.int64)
         return Contribution(incoming, kind, term, weight, values, per_value)
 
     incoming = [(AFFINITY, wt, 1) for wt in pod.preferred_affinity_terms]
@@ -350,8 +357,10 @@ class InterPodAffinity(BasePlugin):
         scores: PairScores = state.read(NAME + "/score")
         raw = np.zeros(len(rows), np.int64)
         for key, (_, by_code, _) in scores.keys.items():
-            codes, _ = nodes.labels(key)
-            raw += by_code[codes[rows]]
+            if nodes.value_per_row(key):
+                raw += at_rows(by_code[:-1], rows)  # value i is row i's
+            else:
+                raw += by_code[at_rows(nodes.labels(key)[0], rows)]
         return raw
 
     def normalize_score(self, state: CycleState, pod: PodInfo, scores: Mapping[str, int]) -> dict[str, int]:

@@ -181,11 +181,6 @@ def matching_rows(snapshot: Any, table: NodeTable, selector: Selector, namespace
     return out
 
 
-def lacking(table: NodeTable, key: str) -> bool:
-    """Whether some node of ``table`` lacks label ``key`` (kept until a node changes)."""
-    return bool(table.derived((NAME, "lacking", key), lambda t: (t.labels(key)[0] == ABSENT).any()))
-
-
 def _all_nodes_included(pod: PodInfo, constraints: Sequence[SpreadConstraint]) -> bool:
     """True when no node inclusion policy can leave a node out (no required node affinity honoured, no taints)."""
     required = required_node_affinity(pod.spec)
@@ -434,7 +429,7 @@ class PodTopologySpread(BasePlugin):
                     infos = table.infos
                     return np.fromiter((self.score(state, pod, infos[r]) for r in rows.tolist()), np.int64, len(rows))
                 term = at_rows(matching, rows) * s.weights[i] + (c.max_skew - 1)
-                total += np.where(code != ABSENT, term, 0.0) if lacking(table, c.topology_key) else term
+                total += np.where(code != ABSENT, term, 0.0) if table.lacks(c.topology_key) else term
             else:
                 # One term per domain, and a trailing 0.0 that ABSENT (-1) picks.
                 count = np.array([s.counts[i].get(v, 0) for v in distinct] + [0], np.int64)
@@ -521,7 +516,7 @@ def _domains(table: NodeTable, key: str, rows: np.ndarray) -> list[str]:
     codes, distinct = table.labels(key)
     if len(rows) == len(table):
         # Every node (the classroom default scores them all): every value, and "" for the nodes lacking the key.
-        return [*distinct, ""] if lacking(table, key) else list(distinct)
+        return [*distinct, ""] if table.lacks(key) else list(distinct)
     # Slot 0 counts ABSENT (-1), slot j + 1 the value distinct[j].
     present = np.bincount(codes[rows] + 1, minlength=len(distinct) + 1) > 0
     return [distinct[j - 1] if j else "" for j in np.flatnonzero(present).tolist()]
@@ -550,7 +545,7 @@ def _count_by_columns(s: _ScoreState, pod: PodInfo, require_all: bool, snapshot:
         slots = {value: j for j, value in enumerate(distinct)}
         # A node without the key is in domain "" (with any node labelled "").
         absent = slots.get("", len(distinct))
-        index = np.where(codes == ABSENT, absent, codes) if lacking(table, c.topology_key) else codes
+        index = np.where(codes == ABSENT, absent, codes) if table.lacks(c.topology_key) else codes
         if eligible is not None:
             index, matching = index[eligible], matching[eligible]
         totals = np.bincount(index, weights=matching, minlength=len(distinct) + 1)
