@@ -97,25 +97,28 @@ def node_fit_runner(profile: Profile, pod: PodInfo, snapshot: Snapshot) -> Calla
     """Upstream's filter run for one node of a what-if snapshot (the preemption dry run): PreFilter, then Filters
     until the first failure; the PreFilters that do not read other Pods run once, on the attempt's snapshot."""
     base = CycleState(snapshot)
-    once = {p.name: p.pre_filter(base, pod) for p in profile.at(PRE_FILTER) if p.name not in _POD_DEPENDENT_PRE_FILTERS}
+    pre_filters, filters = profile.at(PRE_FILTER), profile.at(FILTER)
+    # Each PreFilter's outcome, or None for those run again on every what-if (a preemption runs thousands).
+    once = [None if p.name in _POD_DEPENDENT_PRE_FILTERS else p.pre_filter(base, pod) for p in pre_filters]
 
     def run(view: Snapshot, node: NodeInfo) -> Status:
         state = base.clone()
         state.snapshot = view
-        for plugin in profile.at(PRE_FILTER):
-            status, result = once[plugin.name] if plugin.name in once else plugin.pre_filter(state, pod)
-            if status.is_skip:
-                state.skip_filter_plugins.add(plugin.name)
-            elif not status.is_success:
+        skipped = state.skip_filter_plugins
+        for plugin, outcome in zip(pre_filters, once, strict=True):
+            status, result = outcome or plugin.pre_filter(state, pod)
+            if status.code is Code.SKIP:
+                skipped.add(plugin.name)
+            elif status.code is not Code.SUCCESS:
                 return status.with_plugin(plugin.name)
             elif result is not None and result.node_names is not None and node.name not in result.node_names:
                 return Status.unresolvable(_set_reason([plugin.name])).with_plugin(plugin.name)
-        for plugin in profile.at(FILTER):
-            if plugin.name not in state.skip_filter_plugins:
+        for plugin in filters:
+            if plugin.name not in skipped:
                 status = plugin.filter(state, pod, node)
-                if not status.is_success:
+                if status.code is not Code.SUCCESS:
                     return status.with_plugin(plugin.name)
-        return Status()
+        return SUCCESS
 
     return run
 
@@ -253,12 +256,19 @@ class _Filtered:
         self.first = first
         self.rejects_any = bool((first >= 0).any())
 
-    def status(self, row: int) -> Status:
-        """The counted failure of one node."""
-        i = int(self.first[row])
-        verdict = self.verdicts[i]
-        assert verdict is not None
-        return verdict.statuses[int(verdict.index[row])].with_plugin(self.plugins[i].name)
+    def statuses(self, rows: np.ndarray) -> list[Status]:
+        """The counted failure of each of ``rows`` (all failing ones): a Status per (plugin, reason), shared by the
+        nodes it holds on, as a big cluster's failed attempt counts thousands."""
+        out: list[Status] = [SUCCESS] * len(rows)
+        first = self.first[rows]
+        for i in np.unique(first).tolist():
+            verdict = self.verdicts[i]
+            assert verdict is not None
+            named = [status.with_plugin(self.plugins[i].name) for status in verdict.statuses]
+            at = np.flatnonzero(first == i)
+            for position, k in zip(at.tolist(), verdict.index[rows[at]].tolist(), strict=True):
+                out[position] = named[k]
+        return out
 
     def first_failures(self, rows: np.ndarray) -> Counter[tuple[str, str]]:
         """How many of ``rows`` failed first at each (plugin, reason)."""
@@ -463,7 +473,12 @@ def schedule(
     explainer = _Explainer(profile, state, info, frozenset(pre_rejected)) if evaluated.sum() <= DETAIL_LIMIT else None
 
     if not len(feasible_rows):
-        counted = {table.names[r]: pre_status or filtered.status(r) for r in np.flatnonzero(evaluated).tolist()}
+        failed = np.flatnonzero(evaluated)
+        names = table.name_array[failed].tolist()
+        if pre_status is not None:
+            counted = dict.fromkeys(names, pre_status)
+        else:
+            counted = dict(zip(names, filtered.statuses(failed), strict=True))
         post_message, nominated, victims, post_filter = _post_filter(profile, state, info, counted)
         message = fit_error_message(
             n,

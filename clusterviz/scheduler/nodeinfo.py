@@ -14,7 +14,7 @@ import json
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from clusterviz.apimachinery.labels import Selector, SelectorError, aggregate, nothing, selector_from_label_selector
@@ -402,9 +402,11 @@ class PodInfo:
         """The Pod's spec (empty mapping if absent)."""
         return self.pod.get("spec") or {}
 
-    @property
+    @cached_property
     def score_terms(self) -> tuple[ScoreTerm, ...]:
-        """The terms with which this Pod, once placed, pulls or pushes later Pods (InterPodAffinity scoring)."""
+        """The terms with which this Pod, once placed, pulls or pushes later Pods (InterPodAffinity scoring).
+
+        Worked out once: every bind, removal and preemption what-if of the Pod counts them."""
         return (
             *((HARD, t, 0) for t in self.required_affinity_terms),
             *((AFFINITY, wt.term, wt.weight) for wt in self.preferred_affinity_terms),

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import builtins
 import copy
-from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping
+from collections import ChainMap, Counter
+from collections.abc import Hashable, Iterable, Mapping, MutableMapping
 from typing import Any
 
 from clusterviz.scheduler.nodeinfo import ImageStateSummary, NodeInfo, PodInfo, ScoreTerm, as_pod_info
@@ -113,7 +113,7 @@ class Snapshot:
     """NodeInfos by name plus the side objects plugins consult; updated in place."""
 
     def __init__(self) -> None:
-        self._nodes: dict[str, NodeInfo] = {}
+        self._nodes: MutableMapping[str, NodeInfo] = {}
         self._sorted: list[NodeInfo] | None = None
         self._table: NodeTable | None = None
         self._pod_node: dict[str, str] = {}
@@ -376,8 +376,9 @@ class Snapshot:
     def with_node(self, node_info: NodeInfo) -> Snapshot:
         """A view where one NodeInfo is replaced (preemption's what-if); the original is untouched."""
         view = copy.copy(self)
-        view._nodes = dict(self._nodes)
-        view._nodes[node_info.name] = node_info
+        # The one node in front of the shared map: a copy of a big cluster's map per what-if costs more than the
+        # what-if itself.
+        view._nodes = ChainMap({node_info.name: node_info}, self._nodes)
         view._sorted = view._table = None
         return view
 
