@@ -20,6 +20,11 @@ from .request import ApiRequest, ApiResponse, ResourcePath
 # gets (ADDED, MODIFIED, DELETED), or "" when the event is not for it (its selectors).
 Classify = Callable[[str, dict[str, Any], dict[str, Any] | None], str]
 
+# As kube-apiserver's watch cache does with its trigger functions (a Pod's by spec.nodeName), a watch that
+# selects one value of its resource's field here is offered only the events whose object has that value,
+# or had it before the change; every other event would be classified "" for it anyway.
+TRIGGER_FIELDS = {"pods": "spec.nodeName"}
+
 
 class Gate(Protocol):
     """A cluster's simulation, as the API server sees it."""
@@ -48,8 +53,12 @@ class Gate(Protocol):
         rp: ResourcePath,
         start: int,
         classify: Classify,
+        trigger: str | None,
     ) -> AsyncIterator[dict[str, Any]] | None:
-        """A simulated component's watch, delivered over the bus; None for ordinary watchers."""
+        """A simulated component's watch, delivered over the bus; None for ordinary watchers.
+
+        ``trigger`` is the value of the resource's ``TRIGGER_FIELDS`` field the watch selects, if it does.
+        """
 
 
 GateProvider = Callable[[str], Awaitable[Gate | None]]

@@ -11,6 +11,7 @@ from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
 from . import clock, errors, tables, watchcache
+from .gate import TRIGGER_FIELDS
 from .handlers import _indexed, _list, cluster_of, matches, parse_selectors, with_type
 from .request import ApiRequest, ApiResponse, ResourcePath
 
@@ -58,7 +59,7 @@ async def watch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             return _event_type(event_type, obj, previous, label_sel, field_reqs)
 
         # A component watching without a resourceVersion (an empty cluster lists at "0") starts from now.
-        gated = await req.gate.watch(req, rp, -1 if start is None else start, classify)
+        gated = await req.gate.watch(req, rp, -1 if start is None else start, classify, _trigger(resource.key, field_reqs))
         if gated is not None:
             return ApiResponse(200, stream=gated)
     stream = _stream(req, rp, cid, label_sel, field_reqs, start, initial, timeout, req.flag("allowWatchBookmarks"))
@@ -190,6 +191,12 @@ def _check_watch_list(req: ApiRequest) -> None:
         )
     if problems:
         raise errors.invalid("ListOptions", "meta.k8s.io", "", problems)
+
+
+def _trigger(resource: str, field_reqs: list[fields.Requirement]) -> str | None:
+    """The value of ``resource``'s trigger field (``TRIGGER_FIELDS``) that the watch's field selector requires."""
+    field = TRIGGER_FIELDS.get(resource)
+    return next((r.value for r in field_reqs if r.field == field and r.operator == fields.EQUALS), None)
 
 
 def _event_type(

@@ -10,8 +10,9 @@ from datetime import datetime
 from typing import Any
 
 from clusterviz.api import codec, errors, watchcache
-from clusterviz.api.gate import Classify
+from clusterviz.api.gate import TRIGGER_FIELDS, Classify
 from clusterviz.api.request import ApiRequest, ResourcePath
+from clusterviz.apimachinery.fields import field_value
 from clusterviz.apimachinery.unstructured import resource_version
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
@@ -45,13 +46,16 @@ def _noun(kind: str, namespace: str, name: str) -> str:
 class _Watcher:
     """A simulated component's watch: events reach it only as bus deliveries."""
 
-    def __init__(self, gate: EngineGate, component: str, rp: ResourcePath, start: int, classify: Classify) -> None:
+    def __init__(
+        self, gate: EngineGate, component: str, rp: ResourcePath, start: int, classify: Classify, trigger: str | None
+    ) -> None:
         self.gate = gate
         self.component = component
         self.key = rp.resource.key
         self.namespace = rp.namespace
         self.start = start
         self.classify = classify
+        self.trigger = trigger
         self.queue: deque[dict[str, Any]] = deque()
         self.waiter: asyncio.Future[None] | None = None
 
@@ -100,6 +104,30 @@ class _Watcher:
             self.gate._reorder()
 
 
+class _Fanout:
+    """The watchers of one resource in delivery order, those that select a trigger value filed under it."""
+
+    def __init__(self, resource: str, watchers: list[_Watcher]) -> None:
+        self.field = TRIGGER_FIELDS.get(resource, "")
+        self.watchers = watchers
+        self.position = {watcher: i for i, watcher in enumerate(watchers)}
+        self.untriggered = [watcher for watcher in watchers if watcher.trigger is None]
+        self.by_trigger: dict[str, list[_Watcher]] = {}
+        for watcher in watchers:
+            if watcher.trigger is not None:
+                self.by_trigger.setdefault(watcher.trigger, []).append(watcher)
+
+    def offered(self, event: kv.Event) -> list[_Watcher]:
+        """The watchers ``event`` may concern, in delivery order (see ``TRIGGER_FIELDS``)."""
+        if not self.by_trigger:
+            return self.watchers
+        values = {field_value(event.object, self.field)}
+        if event.previous is not None:
+            values.add(field_value(event.previous, self.field))
+        chosen = self.untriggered + [watcher for value in values for watcher in self.by_trigger.get(value, ())]
+        return sorted(chosen, key=self.position.__getitem__)
+
+
 class EngineGate:
     """Gate of one cluster: wraps writes in hops and fans watch events out over the bus.
 
@@ -115,7 +143,7 @@ class EngineGate:
         self.watchers: set[_Watcher] = set()
         # Deliveries of one event go out in a fixed order (by component), so runs repeat; only the
         # watchers of the event's resource are offered it (an event would pass every other one by).
-        self._ordered: dict[str, list[_Watcher]] = {}
+        self._ordered: dict[str, _Fanout] = {}
         self._lock = asyncio.Lock()
         self._inflight = 0
         self._tailer: asyncio.Task[None] | None = None
@@ -192,8 +220,10 @@ class EngineGate:
 
     def _offer(self, event: kv.Event) -> None:
         self.published = event.revision
-        for watcher in self._ordered.get(event.resource, ()):
-            watcher.offer(event)
+        fanout = self._ordered.get(event.resource)
+        if fanout is not None:
+            for watcher in fanout.offered(event):
+                watcher.offer(event)
 
     async def _publish_from_store(self) -> None:
         """Events older than the watch cache holds (this gate fell far behind): read them from the log."""
@@ -206,13 +236,13 @@ class EngineGate:
                 return
 
     async def watch(
-        self, req: ApiRequest, rp: ResourcePath, start: int, classify: Classify
+        self, req: ApiRequest, rp: ResourcePath, start: int, classify: Classify, trigger: str | None
     ) -> AsyncIterator[dict[str, Any]] | None:
         if req.client in flow.CLIENTS or req.client == "client":
             return None
         if start < 0:
             start = self.published
-        watcher = _Watcher(self, req.client, rp, start, classify)
+        watcher = _Watcher(self, req.client, rp, start, classify, trigger)
         async with self._lock:
             if start < self.published:
                 if start >= self.follower.floor:
@@ -238,7 +268,7 @@ class EngineGate:
         ordered: dict[str, list[_Watcher]] = {}
         for watcher in sorted(self.watchers, key=lambda w: (w.component, w.key, w.namespace, w.start)):
             ordered.setdefault(watcher.key, []).append(watcher)
-        self._ordered = ordered
+        self._ordered = {resource: _Fanout(resource, watchers) for resource, watchers in ordered.items()}
 
     def start_tailer(self) -> None:
         """Pick up writes made elsewhere (other processes, management commands) as the watch cache reads them."""
