@@ -91,6 +91,9 @@ def _empty_set_reason(plugins: Sequence[str]) -> str:
 # PreFilter plugins whose result depends on the other Pods (upstream gives them AddPod/RemovePod extensions):
 # a preemption what-if runs them again; every other PreFilter runs once per attempt.
 _POD_DEPENDENT_PRE_FILTERS = frozenset({"InterPodAffinity", "PodTopologySpread", "VolumeRestrictions"})
+# Filters that read the Node object and the Pod alone: a what-if that moves Pods on or off a node cannot change
+# their verdict there, so the runner judges each node once per attempt (a preemption tries each node many times).
+_NODE_ONLY_FILTERS = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity"})
 
 
 def node_fit_runner(profile: Profile, pod: PodInfo, snapshot: Snapshot) -> Callable[[Snapshot, NodeInfo], Status]:
@@ -100,6 +103,7 @@ def node_fit_runner(profile: Profile, pod: PodInfo, snapshot: Snapshot) -> Calla
     pre_filters, filters = profile.at(PRE_FILTER), profile.at(FILTER)
     # Each PreFilter's outcome, or None for those run again on every what-if (a preemption runs thousands).
     once = [None if p.name in _POD_DEPENDENT_PRE_FILTERS else p.pre_filter(base, pod) for p in pre_filters]
+    judged: dict[tuple[str, str], Status] = {}  # node-only verdicts by (plugin, node)
 
     def run(view: Snapshot, node: NodeInfo) -> Status:
         state = base.clone()
@@ -114,10 +118,15 @@ def node_fit_runner(profile: Profile, pod: PodInfo, snapshot: Snapshot) -> Calla
             elif result is not None and result.node_names is not None and node.name not in result.node_names:
                 return Status.unresolvable(_set_reason([plugin.name])).with_plugin(plugin.name)
         for plugin in filters:
-            if plugin.name not in skipped:
+            if plugin.name in skipped:
+                continue
+            if plugin.name in _NODE_ONLY_FILTERS:
+                key = (plugin.name, node.name)
+                status = judged.get(key) or judged.setdefault(key, plugin.filter(state, pod, node))
+            else:
                 status = plugin.filter(state, pod, node)
-                if status.code is not Code.SUCCESS:
-                    return status.with_plugin(plugin.name)
+            if status.code is not Code.SUCCESS:
+                return status.with_plugin(plugin.name)
         return SUCCESS
 
     return run
@@ -213,11 +222,12 @@ def _reservoir(tied: Sequence[str], best: int, rng: random.Random) -> tuple[str,
     ks = np.arange(2, len(tied) + 1)
     # rand.Intn(k) for k = 2..len(tied), from one call to the seeded RNG: 53 random bits per draw.
     bits = np.frombuffer(rng.getrandbits(64 * len(ks)).to_bytes(8 * len(ks), "little"), np.uint64)
-    values = ((bits >> np.uint64(11)).astype(np.float64) * 2.0**-53 * ks).astype(np.int64)
-    replaced = np.flatnonzero(values == 0)
+    # The draws before truncation: rand.Intn(k) is 0 exactly where this is below 1.
+    scaled = (bits >> np.uint64(11)).astype(np.float64) * 2.0**-53 * ks
+    replaced = np.flatnonzero(scaled < 1.0)
     selected = tied[int(replaced[-1]) + 1] if len(replaced) else tied[0]
     listed = range(len(ks)) if len(tied) <= LISTED_DRAWS else replaced.tolist()
-    draws = [(tied[i + 1], i + 2, int(values[i])) for i in listed]
+    draws = [(tied[i + 1], i + 2, int(scaled[i])) for i in listed]
     text = (
         f"{len(tied)} nodes share the highest total ({best}); one was drawn uniformly at random "
         f"(reservoir sampling in name order, seeded): {selected}."

@@ -289,8 +289,10 @@ def dry_run_preemption(
             statuses[node.name] = status
             continue
         # The victims that came from the budget-breaking group: as many as ``violations`` counts.
-        lower = more_important_first([p for p in node.pods.values() if p.priority < pod.priority])
-        breaking = {p.key for p in split_by_budget_violation(lower, pdbs)[0]} if violations else set()
+        breaking: set[str] = set()
+        if violations:
+            lower = more_important_first([p for p in node.pods.values() if p.priority < pod.priority])
+            breaking = {p.key for p in split_by_budget_violation(lower, pdbs)[0]}
         found.append(Candidate(node.name, tuple(_victim(p, breaking) for p in victims), violations))
         clean += violations == 0
         if clean and len(found) >= wanted:
