@@ -30,6 +30,7 @@ from .pod_control import SUFFIX_ALPHABET as SUFFIX_ALPHABET
 from .pod_control import Expectations, PodControl, pods_to_delete, slow_start_batch
 from .util import (
     Obj,
+    PodFacts,
     PodFactsCache,
     RecentWrites,
     Worker,
@@ -201,7 +202,10 @@ class ReplicaSetController:
             return
         namespace = meta(owner).get("namespace", "")
         candidates = self.cm.pods_by_owner.get(meta(owner).get("uid", "")) + self.cm.orphan_pods.get(namespace)
-        pods = await self._claim_pods(owner, selector, [p for p in candidates if self.pod_facts.of(p).active])
+        # Each Pod's facts are looked up once a pass: a sync looks at every Pod of its ReplicaSet.
+        active = [(pod, facts) for pod in candidates if (facts := self.pod_facts.of(pod)).active]
+        claimed = await self._claim_pods(owner, selector, active)
+        pods = [pod for pod, _facts in claimed]
         manage_error: errors.StatusError | None = None
         if needs_sync and not deleting(owner):
             self.expectations.forget(key)
@@ -209,7 +213,7 @@ class ReplicaSetController:
                 await self._manage_replicas(owner, pods)
             except errors.StatusError as exc:
                 manage_error = exc
-        new_status = self._calculate_status(owner, pods, manage_error)
+        new_status = self._calculate_status(owner, claimed, manage_error)
         updated = await self._update_status(owner, new_status)
         min_ready = int_field(spec(updated), "minReadySeconds")
         ready, available = new_status["readyReplicas"], new_status["availableReplicas"]
@@ -218,19 +222,20 @@ class ReplicaSetController:
         if manage_error is not None:
             raise manage_error
 
-    async def _claim_pods(self, owner: Obj, selector: labels.Selector, candidates: list[Obj]) -> list[Obj]:
+    async def _claim_pods(
+        self, owner: Obj, selector: labels.Selector, candidates: list[tuple[Obj, PodFacts]]
+    ) -> list[tuple[Obj, PodFacts]]:
         """ClaimPods: keep owned matching Pods, release owned ones that stopped matching, adopt matching orphans."""
         uid = meta(owner).get("uid")
-        claimed: list[Obj] = []
+        claimed: list[tuple[Obj, PodFacts]] = []
         can_adopt: bool | None = None
-        for pod in candidates:
-            facts = self.pod_facts.of(pod)
+        for pod, facts in candidates:
             ref = facts.controller
             if ref is not None:
                 if ref.get("uid") != uid:
                     continue
                 if selector.matches(facts.labels):
-                    claimed.append(pod)
+                    claimed.append((pod, facts))
                 elif not deleting(owner):
                     await patch_owner_refs(self.client, "pods", pod, [{"$patch": "delete", "uid": uid}])
                 continue
@@ -241,7 +246,7 @@ class ReplicaSetController:
             if can_adopt:
                 adopted = await patch_owner_refs(self.client, "pods", pod, [new_controller_ref(owner)])
                 if adopted is not None:
-                    claimed.append(adopted)
+                    claimed.append((adopted, self.pod_facts.of(adopted)))
         return claimed
 
     async def _can_adopt(self, owner: Obj) -> bool:
@@ -289,18 +294,18 @@ class ReplicaSetController:
 
     # --- status ---------------------------------------------------------------------------------
 
-    def _calculate_status(self, owner: Obj, pods: list[Obj], manage_error: errors.StatusError | None) -> dict[str, Any]:
+    def _calculate_status(
+        self, owner: Obj, pods: list[tuple[Obj, PodFacts]], manage_error: errors.StatusError | None
+    ) -> dict[str, Any]:
         template_labels = labels.selector_from_set(labels_of(spec(owner).get("template") or {}))
         min_ready = int_field(spec(owner), "minReadySeconds")
         fully_labeled = ready = available = 0
-        for pod in pods:
-            facts = self.pod_facts.of(pod)
+        for pod, facts in pods:
             if template_labels.matches(facts.labels):
                 fully_labeled += 1
             if facts.ready:
                 ready += 1
-                since = self.cm.ready_since(pod)
-                if min_ready == 0 or (since is not None and since + min_ready < self.engine.now):
+                if min_ready == 0 or self._available_since(pod, min_ready):
                     available += 1
         conditions = [c for c in deep_copy(status(owner).get("conditions") or []) if isinstance(c, dict)]
         failure = next((c for c in conditions if c.get("type") == "ReplicaFailure"), None)
@@ -325,6 +330,11 @@ class ReplicaSetController:
             "availableReplicas": available,
             "conditions": conditions,
         }
+
+    def _available_since(self, pod: Obj, min_ready: int) -> bool:
+        """Whether a Ready Pod has been Ready for more than ``min_ready`` seconds."""
+        since = self.cm.ready_since(pod)
+        return since is not None and since + min_ready < self.engine.now
 
     async def _update_status(self, owner: Obj, new: dict[str, Any]) -> Obj:
         """updateReplicaSetStatus: write only on change, retrying once on a conflict with a fresh read."""
