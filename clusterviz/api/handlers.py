@@ -281,10 +281,12 @@ def validated(
         raise errors.bad_request(f'Secret in version "v1" cannot be handled as a Secret: {undecodable}')
     try:
         obj = apply_defaults(resource.kind, obj)
+        defaulted = True
     except (TypeError, ValueError, AttributeError, KeyError):
         # Defaulting met a malformed body; validation below says what is wrong.
-        pass
-    problems = _name_errors(obj) or validate(resource.kind, obj, old, status=status)
+        defaulted = False
+    # Validation judges the object as defaulted: one defaulted here need not be defaulted again.
+    problems = _name_errors(obj) or validate(resource.kind, obj, old, status=status, defaulted=defaulted)
     if problems:
         name = (obj.get("metadata") or {}).get("name") or ""
         raise errors.invalid(resource.kind, resource.group, str(name), problems)

@@ -105,20 +105,21 @@ STATUS_VALIDATORS: dict[str, Callable[[dict[str, Any], dict[str, Any]], Errors]]
 }
 
 
-def validate(kind: str, obj: Any, old: Any = None, *, status: bool = False) -> list[FieldError]:
+def validate(kind: str, obj: Any, old: Any = None, *, status: bool = False, defaulted: bool = False) -> list[FieldError]:
     """Return every problem with ``obj`` (a create) or with ``obj`` replacing ``old`` (an update; with
-    ``status``, a write to the status subresource).
+    ``status``, a write to the status subresource). ``defaulted``: ``obj`` has its defaults already.
 
     Unknown kinds have no rules and give no errors.
     """
     if not isinstance(obj, dict):
         return [type_error("", obj, "object")]
-    defaulted = apply_defaults(kind, obj)
+    if not defaulted:
+        obj = apply_defaults(kind, obj)
     previous = apply_defaults(kind, old) if isinstance(old, dict) else None
     status_validator = STATUS_VALIDATORS.get(kind) if status else None
     if status_validator is not None and previous is not None:
-        return status_validator(defaulted, previous)
+        return status_validator(obj, previous)
     validator = VALIDATORS.get(kind)
     if validator is None:
         return []
-    return validator(defaulted, previous)
+    return validator(obj, previous)
