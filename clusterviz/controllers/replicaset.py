@@ -234,12 +234,12 @@ class ReplicaSetController:
             if ref is not None:
                 if ref.get("uid") != uid:
                     continue
-                if selector.matches(facts.labels):
+                if facts.selected_by(selector):
                     claimed.append((pod, facts))
                 elif not deleting(owner):
                     await patch_owner_refs(self.client, "pods", pod, [{"$patch": "delete", "uid": uid}])
                 continue
-            if deleting(owner) or facts.deleting or not selector.matches(facts.labels):
+            if deleting(owner) or facts.deleting or not facts.selected_by(selector):
                 continue
             if can_adopt is None:
                 can_adopt = await self._can_adopt(owner)
@@ -301,7 +301,7 @@ class ReplicaSetController:
         min_ready = int_field(spec(owner), "minReadySeconds")
         fully_labeled = ready = available = 0
         for pod, facts in pods:
-            if template_labels.matches(facts.labels):
+            if facts.selected_by(template_labels):
                 fully_labeled += 1
             if facts.ready:
                 ready += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from clusterviz.api import errors
@@ -18,6 +18,7 @@ from clusterviz.api.client import Client
 from clusterviz.api.component import Engine
 from clusterviz.api.informer import Handler, Informer, WorkQueue, key_of
 from clusterviz.apimachinery import labels
+from clusterviz.apimachinery.labels import Selector
 from clusterviz.apimachinery.unstructured import deep_copy, resource_version
 
 log = logging.getLogger(__name__)
@@ -174,6 +175,19 @@ class PodFacts:
     controller: dict[str, Any] | None
     labels: dict[str, str]
     ready: bool
+    # Whether a selector (by its string form, which names it exactly) selects the Pod: every pass asks the
+    # same one or two selectors of each Pod, and the labels of a Pod's version never change.
+    selected: dict[str, bool] = field(default_factory=dict, compare=False)
+
+    def selected_by(self, selector: Selector) -> bool:
+        """``selector.matches(self.labels)``, worked out once per selector."""
+        if selector.matches_nothing:
+            return False  # its string form is the empty selector's, which selects everything
+        key = str(selector)
+        found = self.selected.get(key)
+        if found is None:
+            found = self.selected[key] = selector.matches(self.labels)
+        return found
 
 
 class PodFactsCache:
