@@ -51,6 +51,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Outermost: a database outage in any layer below answers 503 with Retry-After, not 500.
     "clusterviz.api.outage.DatabaseOutageMiddleware",
+    # kubectl's requests (no cookies) go from here straight to the access check and the API.
+    "clusterviz.classroom.middleware.ApiClientMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "clusterviz.middleware.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
