@@ -207,7 +207,7 @@ class ApiClientMiddleware(AsyncMiddleware):
             match["rest"].split("/", 1)[0] not in API_PREFIXES
         ):
             return await self.get_response(request)
-        request.auser = _anonymous  # type: ignore[attr-defined]
+        request.auser = _anonymous
         return await self.direct(request)
 
     @staticmethod
