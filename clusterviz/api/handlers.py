@@ -24,6 +24,7 @@ from . import (
     errors,
     field_validation,
     managedfields,
+    objectcache,
     paging,
     secret_data,
     strategy,
@@ -516,7 +517,7 @@ async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         return await _update_scale(req, rp, cid, lambda scale: check_type(resource, body, "Scale"), body)
     obj = check_type(resource, deep_copy(body))
     precondition = _preconditionresource_version(obj, rp)
-    remembered = _remembered_old(req, cid, rp, precondition)
+    remembered = await _remembered_old(req, cid, rp, precondition)
     old = remembered or await _get(cid, store_key(rp))
     if old is None:
         raise not_found(rp)
@@ -558,17 +559,24 @@ async def _still_stored(cid: int, rp: ResourcePath, copy: dict[str, Any]) -> boo
     return current is not None and resource_version(current) == resource_version(copy)
 
 
-def _remembered_old(req: ApiRequest, cid: int, rp: ResourcePath, precondition: int | None) -> dict[str, Any] | None:
+async def _remembered_old(
+    req: ApiRequest, cid: int, rp: ResourcePath, precondition: int | None
+) -> dict[str, Any] | None:
     """The object an update replaces, from the watch cache, when the update names its revision.
 
     A kubelet renewing its Lease, or a controller writing a status, sends what it last read or wrote; that
-    revision's object is in memory, and a stale one only makes the store's write conflict, as a fresh read
-    would have. A dry run, and an update that charges quotas first, read the store: neither may act on a
-    copy that a write would have found stale.
+    revision's object is in memory (among the last events, or as the latest object of a kept resource), and
+    a stale one only makes the store's write conflict, as a fresh read would have. A dry run, and an update
+    that charges quotas first, read the store: neither may act on a copy that a write would have found stale.
     """
     if precondition is None or req.query.get("dryRun") or _charges_quota(rp):
         return None
-    return watchcache.stored_at(cid, store_key(rp), precondition)
+    key = store_key(rp)
+    recent = watchcache.stored_at(cid, key, precondition)
+    if recent is not None or key.resource not in objectcache.KEPT:
+        return recent
+    kept = await watchcache.get(cid, key)
+    return kept if kept is not None and resource_version(kept) == precondition else None
 
 
 def decode_patch(req: ApiRequest) -> tuple[str, Any]:

@@ -22,7 +22,8 @@ from typing import Any
 from clusterviz.apimachinery.unstructured import deep_copy
 from clusterviz.store import kv
 
-# The resources kept: those every create's admission reads, and those written by patch.
+# The resources kept: those every create's admission reads, those written by patch, and those whose
+# updates name a revision often older than the last few events (Leases, workloads' status).
 KEPT = frozenset({
     "namespaces",
     "serviceaccounts",
@@ -31,6 +32,9 @@ KEPT = frozenset({
     "priorityclasses.scheduling.k8s.io",
     "pods",
     "nodes",
+    "leases.coordination.k8s.io",
+    "replicasets.apps",
+    "deployments.apps",
 })
 
 # (namespace, name) -> the object at its latest revision: the event that wrote it (decoded when first

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from clusterviz.api import watchcache
+from clusterviz.api import errors, handlers, watchcache
 from clusterviz.api.client import Client
 from clusterviz.store import kv, notify
 
@@ -69,3 +69,24 @@ async def test_admission_follows_the_limit_ranges_the_api_server_wrote(sim):
     assert requests(await client.create(pod("during"))) == {"cpu": "250m"}
     await client.delete("limitranges", "defaults", "team")
     assert requests(await client.create(pod("after"))) is None
+
+
+async def test_an_update_naming_a_revision_long_past_the_last_events_starts_from_the_kept_copy(sim, monkeypatch):
+    client = Client("demo")
+    lease = await client.create({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+                                 "metadata": {"name": "worker", "namespace": "default"},
+                                 "spec": {"holderIdentity": "a"}})
+    for i in range(watchcache.RECENT_EVENTS + 1):
+        await client.create({"apiVersion": "v1", "kind": "ConfigMap",
+                             "metadata": {"name": f"filler{i}", "namespace": "default"}})
+
+    async def no_store_read(cid: int, key: kv.Key) -> None:
+        raise AssertionError(f"{key} read from the store")
+
+    with monkeypatch.context() as reads:
+        reads.setattr(handlers, "_get", no_store_read)
+        renewed = await client.update({**lease, "spec": {"holderIdentity": "b"}})
+    assert renewed["spec"] == {"holderIdentity": "b"}
+    with pytest.raises(errors.StatusError) as refused:
+        await client.update({**lease, "spec": {"holderIdentity": "c"}})
+    assert refused.value.code == 409
