@@ -14,6 +14,11 @@ from django.conf import settings  # noqa: E402
 
 from clusterviz.sim import registry  # noqa: E402
 
+from clusterviz.store import notify  # noqa: E402
+
+# The channel layer (with Redis's client) is made now, not by the first write forwarded to a worker.
+notify.channel_layer()
+
 if settings.CLUSTERVIZ["ENGINES"]:
     # This process serves clusters: their simulations run here, started on first use.
     registry.enable()
