@@ -13,7 +13,6 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from clusterviz.sim import registry  # noqa: E402
-
 from clusterviz.store import notify  # noqa: E402
 
 # The channel layer (with Redis's client) is made now, not by the first write forwarded to a worker.
