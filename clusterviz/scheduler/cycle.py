@@ -98,7 +98,8 @@ _NODE_ONLY_FILTERS = frozenset({"NodeUnschedulable", "NodeName", "TaintToleratio
 
 def node_fit_runner(profile: Profile, pod: PodInfo, snapshot: Snapshot) -> Callable[[Snapshot, NodeInfo], Status]:
     """Upstream's filter run for one node of a what-if snapshot (the preemption dry run): PreFilter, then Filters
-    until the first failure; the PreFilters that do not read other Pods run once, on the attempt's snapshot."""
+    until the first failure; the PreFilters that do not read other Pods run once, on the attempt's snapshot, and
+    the Filters that read the Node object alone once per node."""
     base = CycleState(snapshot)
     pre_filters, filters = profile.at(PRE_FILTER), profile.at(FILTER)
     # Each PreFilter's outcome, or None for those run again on every what-if (a preemption runs thousands).
