@@ -445,8 +445,10 @@ async def create(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     return await create_object(req, rp, codec.decode_object(req.body, req.content_type))
 
 
-def _preconditionresource_version(obj: dict[str, Any], rp: ResourcePath) -> int | None:
-    value = (obj.get("metadata") or {}).get("resourceVersion")
+def _precondition_resource_version(obj: Any, rp: ResourcePath) -> int | None:
+    """The resourceVersion a body names as its precondition; None when it names none (or is no object)."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    value = meta.get("resourceVersion") if isinstance(meta, dict) else None
     if value in (None, ""):
         return None
     try:
@@ -516,7 +518,7 @@ async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: check_type(resource, body, "Scale"), body)
     obj = check_type(resource, deep_copy(body))
-    precondition = _preconditionresource_version(obj, rp)
+    precondition = _precondition_resource_version(obj, rp)
     remembered = await _remembered_old(req, cid, rp, precondition)
     old = remembered or await _get(cid, store_key(rp))
     if old is None:
@@ -550,7 +552,7 @@ def _patches_cached_copy(req: ApiRequest, kind: str, body: Any, rp: ResourcePath
     """
     if req.query.get("dryRun") or kind not in ("merge", "strategic"):
         return False
-    return _preconditionresource_version(body, rp) is None
+    return _precondition_resource_version(body, rp) is None
 
 
 async def _still_stored(cid: int, rp: ResourcePath, copy: dict[str, Any]) -> bool:
@@ -676,7 +678,7 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             new = _owned_by_applier(req, resource, old, new, body)
         if new.get("kind") != resource.kind or new.get("apiVersion") != resource.stored_group_version:
             new = check_type(resource, new)
-        precondition = _preconditionresource_version(body, rp) if isinstance(body, dict) else None
+        precondition = _precondition_resource_version(body, rp)
         if precondition is not None and precondition == resource_version(old) and resource_version(new) != precondition:
             precondition = None
         if kind == "json" and resource_version(new) != resource_version(old):
@@ -708,7 +710,7 @@ async def _update_scale(
         if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 0:
             detail = "must be greater than or equal to 0" if isinstance(replicas, int) and not isinstance(replicas, bool) else "must be an integer"
             raise errors.invalid("Scale", "autoscaling", rp.name, [invalid("spec.replicas", replicas, detail)])
-        precondition = _preconditionresource_version(new_scale, rp) if body is not None else None
+        precondition = _precondition_resource_version(new_scale, rp) if body is not None else None
         if precondition is not None and precondition != resource_version(old):
             raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
         new = deep_copy(old)
