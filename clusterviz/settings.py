@@ -109,7 +109,11 @@ def database(url: str) -> dict[str, Any]:
         # A PostgreSQL server that does not answer fails a request within seconds (503), rather than hanging it.
         # Each request's ORM queries run in a thread of its own, which would open (and close) a connection of
         # its own: a pool keeps them. The store's threads hold one each for good (threads.THREADS + 1).
-        db["OPTIONS"] = {"connect_timeout": 5, "pool": {"min_size": 2, "max_size": 24, "timeout": 5}}
+        db["OPTIONS"] = {
+            "connect_timeout": 5,
+            "pool": {"min_size": 2, "max_size": 24, "timeout": 5},
+            "options": f"-c synchronous_commit={os.environ.get('CLUSTERVIZ_PG_SYNCHRONOUS_COMMIT', 'off')}",
+        }
     return db
 
 

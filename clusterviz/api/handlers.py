@@ -24,11 +24,11 @@ from . import (
     errors,
     field_validation,
     managedfields,
-    objectcache,
     paging,
     secret_data,
     strategy,
     tables,
+    update_base,
     watchcache,
 )
 from .admission import (
@@ -445,18 +445,6 @@ async def create(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     return await create_object(req, rp, codec.decode_object(req.body, req.content_type))
 
 
-def _precondition_resource_version(obj: Any, rp: ResourcePath) -> int | None:
-    """The resourceVersion a body names as its precondition; None when it names none (or is no object)."""
-    meta = obj.get("metadata") if isinstance(obj, dict) else None
-    value = meta.get("resourceVersion") if isinstance(meta, dict) else None
-    if value in (None, ""):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise errors.bad_request(f"invalid resourceVersion {value!r}") from None
-
-
 async def _write_update(
     req: ApiRequest, rp: ResourcePath, cid: int, old: dict[str, Any], new: dict[str, Any], precondition: int | None,
     *, track: bool = True,
@@ -490,7 +478,7 @@ async def _write_update(
         refusal = storageclass.resize_refusal(new, old, classes)
         if refusal is not None:
             raise errors.forbidden_resource(resource.plural, resource.group, rp.name, refusal)
-    if _charges_quota(rp):
+    if update_base.charges_quota(rp):
         await _charge_quotas(cid, rp, new, charge=not req.query.get("dryRun"), old=old)
     if req.query.get("dryRun"):
         new["metadata"]["resourceVersion"] = str(resource_version(old))
@@ -518,8 +506,8 @@ async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: check_type(resource, body, "Scale"), body)
     obj = check_type(resource, deep_copy(body))
-    precondition = _precondition_resource_version(obj, rp)
-    remembered = await _remembered_old(req, cid, rp, precondition)
+    precondition = update_base.precondition_resource_version(obj)
+    remembered = await update_base.remembered_old(req, cid, rp, store_key(rp), precondition)
     old = remembered or await _get(cid, store_key(rp))
     if old is None:
         raise not_found(rp)
@@ -535,50 +523,6 @@ async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     except kv.RevisionConflict:
         raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT) from None
     return ok(with_type(resource, stored))
-
-
-def _charges_quota(rp: ResourcePath) -> bool:
-    """Whether an update of ``rp`` charges ResourceQuotas before it is stored."""
-    return rp.resource.kind in ("PersistentVolumeClaim", "Service") and rp.sub == ""
-
-
-def _patches_cached_copy(req: ApiRequest, kind: str, body: Any, rp: ResourcePath) -> bool:
-    """Whether a patch may start from the watch cache's copy of its object (``watchcache.get``).
-
-    A merge or strategic patch's write names the copy's revision, so the store refuses it if the copy is
-    behind, and the patch starts again from the store. A dry run writes nothing to check it by, and
-    server-side apply, a JSON patch's tests and a patch naming a resourceVersion can refuse the patch
-    on what the copy says: those read the store.
-    """
-    if req.query.get("dryRun") or kind not in ("merge", "strategic"):
-        return False
-    return _precondition_resource_version(body, rp) is None
-
-
-async def _still_stored(cid: int, rp: ResourcePath, copy: dict[str, Any]) -> bool:
-    """Whether ``copy`` is the revision of ``rp``'s object that is stored now."""
-    current = await _get(cid, store_key(rp))
-    return current is not None and resource_version(current) == resource_version(copy)
-
-
-async def _remembered_old(
-    req: ApiRequest, cid: int, rp: ResourcePath, precondition: int | None
-) -> dict[str, Any] | None:
-    """The object an update replaces, from the watch cache, when the update names its revision.
-
-    A kubelet renewing its Lease, or a controller writing a status, sends what it last read or wrote; that
-    revision's object is in memory (among the last events, or as the latest object of a kept resource), and
-    a stale one only makes the store's write conflict, as a fresh read would have. A dry run, and an update
-    that charges quotas first, read the store: neither may act on a copy that a write would have found stale.
-    """
-    if precondition is None or req.query.get("dryRun") or _charges_quota(rp):
-        return None
-    key = store_key(rp)
-    recent = watchcache.stored_at(cid, key, precondition)
-    if recent is not None or key.resource not in objectcache.KEPT:
-        return recent
-    kept = await watchcache.get(cid, key)
-    return kept if kept is not None and resource_version(kept) == precondition else None
 
 
 def decode_patch(req: ApiRequest) -> tuple[str, Any]:
@@ -653,7 +597,7 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: apply_patch(kind, scale, body), None)
     for attempt in range(PATCH_RETRIES):
-        cached = attempt == 0 and _patches_cached_copy(req, kind, body, rp)
+        cached = attempt == 0 and update_base.patches_cached_copy(req, kind, body)
         old = await (watchcache.get if cached else _get)(cid, store_key(rp))
         if old is None:
             if kind == "apply" and not rp.sub:
@@ -678,7 +622,7 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             new = _owned_by_applier(req, resource, old, new, body)
         if new.get("kind") != resource.kind or new.get("apiVersion") != resource.stored_group_version:
             new = check_type(resource, new)
-        precondition = _precondition_resource_version(body, rp)
+        precondition = update_base.precondition_resource_version(body)
         if precondition is not None and precondition == resource_version(old) and resource_version(new) != precondition:
             precondition = None
         if kind == "json" and resource_version(new) != resource_version(old):
@@ -689,7 +633,7 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             if precondition is not None:
                 raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT) from None
             continue
-        if cached and stored is old and not await _still_stored(cid, rp, old):
+        if cached and stored is old and not await update_base.still_stored(cid, store_key(rp), old):
             continue  # it changed nothing in a copy that is behind: patch what is stored
         return ok(with_type(resource, stored))
     raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
@@ -710,7 +654,7 @@ async def _update_scale(
         if isinstance(replicas, bool) or not isinstance(replicas, int) or replicas < 0:
             detail = "must be greater than or equal to 0" if isinstance(replicas, int) and not isinstance(replicas, bool) else "must be an integer"
             raise errors.invalid("Scale", "autoscaling", rp.name, [invalid("spec.replicas", replicas, detail)])
-        precondition = _precondition_resource_version(new_scale, rp) if body is not None else None
+        precondition = update_base.precondition_resource_version(new_scale) if body is not None else None
         if precondition is not None and precondition != resource_version(old):
             raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
         new = deep_copy(old)

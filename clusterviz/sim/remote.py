@@ -37,6 +37,8 @@ FORWARD_TIMEOUT = 900.0
 # "try again" meanwhile: the client would send the write a second time while the first may still
 # be served (a create would then fail with AlreadyExists).
 ACK_SECONDS = 2.0
+# How long a holder serves a request before it acknowledges it (well within ``ACK_SECONDS``).
+ACK_AFTER_SECONDS = 0.5
 # How long to wait for the answer of a request the holder took before sending it again: the holder
 # answers a copy with the answer it sent, or, while it still serves the request (a write held in
 # step mode), with another acknowledgement.
@@ -70,8 +72,8 @@ def _encode(req: ApiRequest) -> dict[str, Any]:
 async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
     """Send ``req`` to the process holding its cluster's engine; None when no other process holds it.
 
-    The holder acknowledges a request as soon as it takes it. A request nobody took (the holder was
-    just starting and not yet listening, is busy, or no longer runs the cluster) is sent again, to
+    The holder acknowledges a request it has not answered within ``ACK_AFTER_SECONDS``. A request
+    nobody took (the holder was just starting and not yet listening, is busy, or no longer runs the cluster) is sent again, to
     whichever process holds the lease by then; a process serves each request id once, and answers
     a copy of a request it has served with that answer again. So a taken request whose answer has
     not come within ``ANSWER_SECONDS`` is sent again too: the answer may have been lost on the way.
@@ -170,11 +172,18 @@ class _Gate:
         task.add_done_callback(self.answering.discard)
 
     async def _serve(self, message: dict[str, Any]) -> None:
-        """Acknowledge ``message``, serve it, remember the answer and send it back."""
+        """Serve ``message``, acknowledging it if its answer is not ready at once; remember the answer and send it back."""
         from clusterviz.api.server import dispatch
 
-        await _reply(message, {"type": "gate.ack"})
-        resp = await dispatch(ApiRequest(**message["request"]))
+        serving = asyncio.ensure_future(dispatch(ApiRequest(**message["request"])))
+        try:
+            # Most writes are answered within their three hops: their answer alone tells the forwarder
+            # that they were taken, one message less each way on a busy loop.
+            if not (await asyncio.wait({serving}, timeout=ACK_AFTER_SECONDS))[0]:
+                await _reply(message, {"type": "gate.ack"})
+            resp = await serving
+        finally:
+            serving.cancel()  # the gate stopped meanwhile (nothing once served)
         answer = {"type": "gate.response", "status": resp.status, "body": resp.body, "headers": resp.headers,
                   "content_type": resp.content_type}  # fmt: skip
         if message["id"] in self.taken:

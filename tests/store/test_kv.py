@@ -86,3 +86,22 @@ def test_list_reads_objects_with_the_revision_they_were_read_at(cid):
     assert revision == kv.current_revision(cid)
     items, _ = kv.list_objects(cid, "pods", "other")
     assert [i["metadata"]["namespace"] for i in items] == ["other"]
+
+
+def test_a_commit_waits_for_the_disk_no_more_on_postgresql_than_on_the_embedded_sqlite():
+    """SQLite runs WAL with synchronous=NORMAL; PostgreSQL's counterpart is synchronous_commit=off.
+
+    Either may lose the last moment of writes if the machine (not a process) fails, and neither is ever
+    left corrupt; both then answer a commit without waiting for the disk.
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SHOW synchronous_commit")
+            assert cursor.fetchone() == ("off",)
+        else:
+            cursor.execute("PRAGMA journal_mode")
+            assert cursor.fetchone() == ("wal",)
+            cursor.execute("PRAGMA synchronous")
+            assert cursor.fetchone() == (1,)  # NORMAL
