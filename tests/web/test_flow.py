@@ -117,3 +117,27 @@ async def test_a_chinese_page_gets_chinese_rows_and_captions_over_its_socket(sim
     assert data["flow"]["step"] == 1
     assert data["caption"]["why"] == "每一次变更都从向 API Server 发请求开始，它是进入集群的唯一入口。"
     await communicator.disconnect()
+
+
+async def test_a_message_after_a_quiet_spell_reaches_the_page_at_once_and_the_next_wait_for_the_batch(
+    sim, monkeypatch
+):
+    from clusterviz.web import consumers
+
+    # Far longer than the receive timeouts: a page that waited for a batch before the first frame would see nothing.
+    monkeypatch.setattr(consumers, "BATCH_SECONDS", 60.0)
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/c/demo/")
+    connected, _ = await communicator.connect()
+    assert connected
+    client = Client("demo", "kubectl")
+    configmap = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "first", "namespace": "default"}}
+    await client.create(configmap)
+    first = json.loads(await receive_until(communicator, '{"flows"'))["flows"]
+    assert any(entry["flow"]["object"].get("name") == "first" for entry in first)
+    await client.create({**configmap, "metadata": {"name": "second", "namespace": "default"}})
+    frames = []
+    for _ in range(10):  # a second: what the page got meanwhile
+        while not await communicator.receive_nothing(timeout=0.1):
+            frames.append(await communicator.receive_from())
+    assert not [frame for frame in frames if '"second"' in frame and '{"flows"' in frame]
+    await communicator.disconnect()
