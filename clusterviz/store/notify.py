@@ -170,12 +170,23 @@ def wake_local(cid: int, revision: int, events: Sequence[Any] = ()) -> None:
     with _lock:
         _known[cid] = max(revision, _known.get(cid, 0))
         waiters = list(_waiters.get(cid, ()))
+    by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = defaultdict(list)
     for loop, subscription in waiters:
+        by_loop[loop].append(subscription)
+    handed = tuple(events)  # as they are now: the writer's list is its own to reuse
+    # One hand-over per event loop, not per subscriber: each wakes the loop through its self-pipe.
+    for loop, subscriptions in by_loop.items():
         try:
-            loop.call_soon_threadsafe(subscription._woken, revision, list(events))
-        except RuntimeError:  # the loop has closed; its subscriber is gone
+            loop.call_soon_threadsafe(_wake_all, subscriptions, revision, handed)
+        except RuntimeError:  # the loop has closed; its subscribers are gone
             with _lock:
-                _waiters[cid].discard((loop, subscription))
+                for subscription in subscriptions:
+                    _waiters[cid].discard((loop, subscription))
+
+
+def _wake_all(subscriptions: list[Subscription], revision: int, events: Sequence[Any]) -> None:
+    for subscription in subscriptions:
+        subscription._woken(revision, list(events))
 
 
 # The latest revision this process has heard of, per cluster (its own writes and announcements).
