@@ -1,8 +1,8 @@
 """A class of 100 on one server: idle cost, then everybody applies myapp.yaml at once.
 
 Run: .venv/bin/python bench/classroom_burst.py [--clusters 100] [--parallel 25] [--idle 30]
-A fresh Daphne server (SQLite, or PostgreSQL + Redis with DATABASE_URL/REDIS_URL set as for the
-tests' --backend=postgres; ``--workers N`` adds N ``simworker`` processes) gets ``--clusters``
+A fresh Daphne server (SQLite, or PostgreSQL + Redis with CLUSTERVIZ_TEST_BACKEND=postgres, as the
+tests' --backend=postgres; ``--workers N``, which needs them, adds N ``simworker`` processes) gets ``--clusters``
 clusters of 3 nodes in live mode at 1x, each opened once. Figures, as one JSON object:
 
 - ``idle_cpu_pct``: the server's CPU (user + system, all its processes) over ``--idle`` seconds
@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.control_plane import peak_rss_mib  # noqa: E402
 from bench.dashboard import percentile  # noqa: E402
+from tests import backend  # noqa: E402
 from tests.conftest import Kubectl  # noqa: E402
 from tests.livesim import LiveServer  # noqa: E402
 
@@ -92,6 +93,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="simworker processes beside the web process")
     parser.add_argument("--budget", type=float, default=300.0, help="wall seconds allowed for all Running")
     args = parser.parse_args()
+    if args.workers and not backend.postgres():
+        # Workers on SQLite and the in-memory layer cannot be sent the writes: the web process would
+        # store them itself, without their hops, and the figures would not be scale-out's.
+        raise SystemExit(f"--workers needs PostgreSQL and Redis: set {backend.BACKEND_ENV}=postgres")
     binary = shutil.which("kubectl")
     if binary is None:
         raise SystemExit("kubectl is not installed on this machine")
