@@ -12,6 +12,7 @@ from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
 from . import clock
+from .addresses import API_SERVER_ADDRESS, node_address, pod_subnet
 from .apiservices import local_api_services
 from .client import Client
 from .cluster_ca import root_ca_config_map
@@ -21,8 +22,6 @@ from .validation.priorityclass import SYSTEM_PRIORITY_CLASSES
 
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 KUBELET_VERSION = "v1.32.0"
-# The control-plane host's address, next to the nodes' 192.168.49.10 and up.
-API_SERVER_ADDRESS = "192.168.49.2"
 
 
 def node_object(name: str, index: int, cpu: str = "4", memory: str = "8Gi", pods: int = 110,
@@ -30,7 +29,8 @@ def node_object(name: str, index: int, cpu: str = "4", memory: str = "8Gi", pods
     """A Ready Node as its kubelet registers it, with every status field clients expect."""
     digest = hashlib.sha256(name.encode()).hexdigest()
     now = clock.rfc3339()
-    ip = f"192.168.49.{10 + index}"
+    ip = node_address(index)
+    subnet = pod_subnet(index)
     resources = {"cpu": cpu, "memory": memory, "pods": str(pods), "ephemeral-storage": "100Gi"}
     condition = {"lastHeartbeatTime": now, "lastTransitionTime": now}
     return {
@@ -48,7 +48,8 @@ def node_object(name: str, index: int, cpu: str = "4", memory: str = "8Gi", pods
             },
             "annotations": {"node.alpha.kubernetes.io/ttl": "0"},
         },
-        "spec": {"podCIDR": f"10.244.{index}.0/24", "podCIDRs": [f"10.244.{index}.0/24"]},
+        # Past the cluster CIDR's last subnet a node has none, as node IPAM would leave it.
+        "spec": {"podCIDR": subnet, "podCIDRs": [subnet]} if subnet else {},
         "status": {
             "capacity": dict(resources),
             "allocatable": dict(resources),

@@ -6,7 +6,7 @@ images the Node was created with, and a kubelet. A deleted Node loses both.
 The annotation ``clusterviz.io/kubelet=stopped`` stops the node's kubelet (no
 heartbeats, no Pod work: the node "fails"); ``running`` starts it again.
 
-A Node created without ``spec.podCIDR`` gets the next free ``10.244.<i>.0/24``
+A Node created without ``spec.podCIDR`` gets the next free /24 of the cluster CIDR
 here, standing in for kube-controller-manager's node IPAM controller, so
 its Pods can have addresses.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from clusterviz.api import errors
+from clusterviz.api.addresses import POD_SUBNETS, pod_subnet
 from clusterviz.api.component import Context
 from clusterviz.api.informer import Handler, Informer, WorkQueue, key_of
 
@@ -27,7 +28,6 @@ STOPPED = "stopped"
 # The node agents as one watcher of Nodes; each kubelet reads its own Node from this cache.
 COMPONENT = "kubelet"
 IPAM_COMPONENT = "controller-manager"
-MAX_POD_SUBNETS = 255
 
 
 def _stopped(node: dict[str, Any]) -> bool:
@@ -85,9 +85,9 @@ class NodeManager:
             await self._allocate_pod_cidr(node)
 
     async def _allocate_pod_cidr(self, node: dict[str, Any]) -> None:
-        """Give the node the lowest free ``10.244.<i>.0/24`` (what node IPAM would do)."""
+        """Give the node the lowest free /24 of the cluster CIDR (what node IPAM would do)."""
         used = {str((n.get("spec") or {}).get("podCIDR")) for n in self.informer.items()}
-        free = next((f"10.244.{i}.0/24" for i in range(1, MAX_POD_SUBNETS) if f"10.244.{i}.0/24" not in used), None)
+        free = next((s for i in range(1, POD_SUBNETS) if (s := pod_subnet(i)) not in used), None)
         if free is None:
             return
         meta = node.get("metadata") or {}

@@ -126,3 +126,23 @@ async def test_images_pulled_on_one_node_are_reported_by_that_node_only(sim):
     assert names(await kubectl().get("nodes", "node01")) == ["busybox:1.36"]
     assert names(await kubectl().get("nodes", "node02")) == ["redis:7", "busybox:1.36"]  # biggest first
     assert images.size_bytes("redis:7") > images.size_bytes("busybox:1.36")
+
+
+async def test_nodes_past_the_256th_still_register_with_a_pod_subnet_and_an_address_of_their_own(sim):
+    from clusterviz.api.addresses import POD_SUBNETS, pod_subnet
+    from clusterviz.api.bootstrap import node_object
+
+    # A cluster of a thousand nodes outgrows flannel's 10.244.0.0/16: the 256th node and on are accepted too.
+    for index in (255, 256, 700, POD_SUBNETS - 1):
+        await kubectl().create(node_object(f"node{index}", index))
+    await sim.engine.until_settled()
+    nodes = {node["metadata"]["name"]: node for node in (await kubectl().list("nodes"))["items"]}
+    assert nodes["node256"]["spec"]["podCIDR"] == "10.245.0.0/24"
+    assert nodes["node1023"]["spec"]["podCIDRs"] == ["10.247.255.0/24"]
+    subnets = [ipaddress.ip_network(node["spec"]["podCIDR"]) for node in nodes.values()]
+    assert len(set(subnets)) == len(subnets)
+    assert all(subnet.subnet_of(ipaddress.ip_network("10.244.0.0/14")) for subnet in subnets)
+    addresses = [node["status"]["addresses"][0]["address"] for node in nodes.values()]
+    assert len(set(addresses)) == len(addresses) and all(ipaddress.ip_address(a) for a in addresses)
+    # Past the cluster CIDR a node gets no subnet, as node IPAM leaves it.
+    assert pod_subnet(POD_SUBNETS) is None and pod_subnet(0) is None
