@@ -201,9 +201,9 @@ class ReplicaSetController:
             log.warning("%s %s has an invalid selector: %s", self.kind.kind, key, exc)
             return
         namespace = meta(owner).get("namespace", "")
-        candidates = self.cm.pods_by_owner.get(meta(owner).get("uid", "")) + self.cm.orphan_pods.get(namespace)
+        candidates = self.cm.pods_by_owner.entries(meta(owner).get("uid", "")) + self.cm.orphan_pods.entries(namespace)
         # Each Pod's facts are looked up once a pass: a sync looks at every Pod of its ReplicaSet.
-        active = [(pod, facts) for pod in candidates if (facts := self.pod_facts.of(pod)).active]
+        active = [(pod, facts) for key, pod in candidates if (facts := self.pod_facts.of(pod, key)).active]
         claimed = await self._claim_pods(owner, selector, active)
         pods = [pod for pod, _facts in claimed]
         manage_error: errors.StatusError | None = None

@@ -201,9 +201,13 @@ class PodFactsCache:
     def __init__(self) -> None:
         self._facts: dict[str, tuple[Obj, PodFacts]] = {}
 
-    def of(self, pod: Obj) -> PodFacts:
-        """``is_pod_active``, ``deleting``, ``controller_ref``, ``labels_of`` and ``is_pod_ready`` of ``pod``."""
-        key = key_of(pod)
+    def of(self, pod: Obj, key: str | None = None) -> PodFacts:
+        """``is_pod_active``, ``deleting``, ``controller_ref``, ``labels_of`` and ``is_pod_ready`` of ``pod``.
+
+        ``key`` is the Pod's informer key when the caller has it (an :meth:`Index.entries` pair).
+        """
+        if key is None:
+            key = key_of(pod)
         found = self._facts.get(key)
         if found is not None and found[0] is pod:
             return found[1]
@@ -258,6 +262,11 @@ class Index:
         """The cached objects filed under ``value``."""
         cache = self.informer.cache
         return [cache[k] for k in self._groups.get(value, ()) if k in cache]
+
+    def entries(self, value: str) -> list[tuple[str, Obj]]:
+        """The keys and cached objects filed under ``value``."""
+        cache = self.informer.cache
+        return [(k, cache[k]) for k in self._groups.get(value, ()) if k in cache]
 
     def has(self, value: str) -> bool:
         """Whether any object is filed under ``value``."""
