@@ -22,7 +22,10 @@ def test_a_service_gets_an_endpoint_slice_of_its_pods_that_kubectl_describe_read
         slices = _slices(kubectl, "sliced")
         return len(slices) == 1 and sum(e["conditions"]["ready"] for e in slices[0]["endpoints"] or []) == 3
 
-    assert wait_until(three_ready, 60)
+    # Should this ever time out again (it did once in a full run under load), say what the cluster showed.
+    assert wait_until(three_ready, 60), (
+        f"slices: {_slices(kubectl, 'sliced')}\npods:\n{kubectl('get', 'pods', '-o', 'wide').stdout}"
+    )
     [slice_] = _slices(kubectl, "sliced")
     assert slice_["addressType"] == "IPv4"
     assert slice_["metadata"]["name"].startswith("sliced-")

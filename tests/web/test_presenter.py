@@ -274,6 +274,13 @@ def test_the_node_failure_lesson_evicts_and_replaces_within_a_minute(browser, li
     replaced_at = None
     for _press in range(40):
         _next(page)
+        # The countdown is drawn by the page's 250 ms tick once the lane knows when it evicts: a starved
+        # browser may not have ticked before the next press moves the clock past it, which no teacher
+        # presses fast enough to see. Wait for that tick (it adds the countdown, or "evicting" if due).
+        page.wait_for_function("""() => {
+            const state = document.querySelector("#map .lane[data-node='node02'] .lane-state");
+            return !state?.dataset.evictAt || state.textContent !== state.dataset.base;
+        }""")
         pods = _api(live, cluster, "/api/v1/namespaces/default/pods")["items"]
         running = [p for p in pods if p["status"].get("phase") == "Running" and p["spec"].get("nodeName") != "node02"
                    and not p["metadata"].get("deletionTimestamp")]
