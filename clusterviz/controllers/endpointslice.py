@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from clusterviz.api import errors
 from clusterviz.api.informer import Handler, key_of
-from clusterviz.apimachinery.unstructured import deep_copy
+from clusterviz.apimachinery.unstructured import deep_copy, resource_version
 
 from .endpoints import (
     HEADLESS_LABEL,
@@ -36,6 +36,8 @@ MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by"
 MANAGED_BY = "endpointslice-controller.k8s.io"
 ZONE_LABEL = "topology.kubernetes.io/zone"
 MAX_ENDPOINTS_PER_SLICE = 100
+# What ``EndpointSliceController.written`` notes for a slice it deleted.
+DELETED = -1
 
 
 def endpoint_of(service: Obj, pod: Obj, zone: str) -> dict[str, Any]:
@@ -103,10 +105,16 @@ class EndpointSliceController:
         self.slices = cm.informers["endpointslices"]
         self.nodes = cm.informers["nodes"]
         self.worker = Worker(cm.engine, f"controller-manager/{COMPONENT}", self.sync)
+        # upstream's EndpointSliceTracker: per Service, the slices this controller wrote (name -> the
+        # resourceVersion written, DELETED for a deletion) that the informer has not shown yet. A sync
+        # on a cache that misses them would make a second slice for the same endpoints.
+        self.written: dict[str, dict[str, int]] = {}
         enqueue = self._enqueue
         self.services.add_handler(Handler(enqueue, lambda old, new: enqueue(new), enqueue))
         cm.informers["pods"].add_handler(Handler(self._pod_changed, self._pod_updated, self._pod_changed))
-        self.slices.add_handler(Handler(on_delete=self._slice_deleted))
+        self.slices.add_handler(
+            Handler(self._slice_changed, lambda old, new: self._slice_changed(new), self._slice_deleted)
+        )
 
     def start(self) -> None:
         """Start the worker loop."""
@@ -115,10 +123,41 @@ class EndpointSliceController:
     def _enqueue(self, obj: Obj) -> None:
         self.worker.add(key_of(obj))
 
-    def _slice_deleted(self, slice_: Obj) -> None:
+    def _service_key(self, slice_: Obj) -> str | None:
+        """The key of the Service a slice of this controller's is for."""
         name = labels_of(slice_).get(SERVICE_NAME_LABEL)
         if name and labels_of(slice_).get(MANAGED_BY_LABEL) == MANAGED_BY:
-            self.worker.add(f"{meta(slice_).get('namespace')}/{name}")
+            return f"{meta(slice_).get('namespace')}/{name}"
+        return None
+
+    def _slice_changed(self, slice_: Obj) -> None:
+        key = self._service_key(slice_)
+        if key is not None and key in self.written:
+            self.worker.add(key)  # a sync held back for this write can go on
+
+    def _slice_deleted(self, slice_: Obj) -> None:
+        key = self._service_key(slice_)
+        if key is not None:
+            # Gone, whoever deleted it: no version of it is still to come.
+            self.written.get(key, {}).pop(str(meta(slice_).get("name", "")), None)
+            self.worker.add(key)
+
+    def _stale(self, key: str, existing: list[Obj]) -> bool:
+        """Whether the informer has yet to show a write of this controller's to the Service's slices."""
+        pending = self.written.get(key)
+        if not pending:
+            return False
+        shown = {str(meta(s).get("name", "")): resource_version(s) for s in existing}
+        for name, version in list(pending.items()):
+            if (name not in shown) if version == DELETED else shown.get(name, 0) >= version:
+                del pending[name]
+        if not pending:
+            del self.written[key]
+        return bool(pending)
+
+    def _wrote(self, key: str, slice_: Obj, deleted: bool = False) -> None:
+        version = DELETED if deleted else resource_version(slice_)
+        self.written.setdefault(key, {})[str(meta(slice_).get("name", ""))] = version
 
     def _pod_changed(self, pod: Obj) -> None:
         for service in services_selecting(self.services.items(), pod):
@@ -137,22 +176,26 @@ class EndpointSliceController:
         ]
         return sorted(found, key=lambda s: (str(meta(s).get("creationTimestamp", "")), str(meta(s).get("name", ""))))
 
-    async def _delete(self, slice_: Obj) -> None:
+    async def _delete(self, key: str, slice_: Obj) -> None:
         try:
             await self.client.delete("endpointslices", meta(slice_).get("name", ""), meta(slice_).get("namespace", ""))
         except errors.StatusError as exc:
             if exc.code != 404:
                 raise
+            return
+        self._wrote(key, slice_, deleted=True)
 
     async def sync(self, key: str) -> None:
         """syncService: make, update and remove the Service's slices until they list its Pods."""
         namespace, _, name = key.partition("/")
         existing = self._owned(namespace, name)
+        if self._stale(key, existing):
+            return  # the informer brings the write soon, and with it this Service again
         service = self.services.get(key)
         selector = service_selector(service) if service is not None else None
         if service is None or selector is None or spec(service).get("type") == "ExternalName":
             for slice_ in existing:
-                await self._delete(slice_)
+                await self._delete(key, slice_)
             return
         pods = [
             p for p in self.cm.pods_by_namespace.get(namespace)
@@ -176,8 +219,8 @@ class EndpointSliceController:
             body["metadata"]["labels"] = wanted_labels
             body["endpoints"], body["ports"] = endpoints, ports
             if current is None:
-                await self.client.create(body, namespace)
+                self._wrote(key, await self.client.create(body, namespace))
             else:
-                await self.client.update(body)
+                self._wrote(key, await self.client.update(body))
         for extra in existing[len(wanted):]:
-            await self._delete(extra)
+            await self._delete(key, extra)
