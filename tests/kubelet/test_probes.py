@@ -210,7 +210,9 @@ async def test_fast_forward_reaches_a_liveness_failure_and_the_restart_it_brings
     assert ("Killing", "Container myapp failed liveness probe, will be restarted") in reasons
     killed = status["lastState"]["terminated"]
     ran = datetime.fromisoformat(killed["finishedAt"]) - datetime.fromisoformat(killed["startedAt"])
-    assert ran.total_seconds() == 40  # failures at 30, 35 and 40 s: the third one restarts it
+    # Failures at 30, 35 and 40 s: the third one restarts it. The kill's own hops come after the third
+    # probe, and both times are written to the second, so a start late in its second reads as 41.
+    assert 40 <= ran.total_seconds() <= 41
 
 
 async def test_a_restarted_kubelet_probes_its_running_containers_again(sim):
