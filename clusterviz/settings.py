@@ -112,7 +112,7 @@ def database(url: str) -> dict[str, Any]:
         db["OPTIONS"] = {
             "connect_timeout": 5,
             "pool": {"min_size": 2, "max_size": 24, "timeout": 5},
-            "options": f"-c synchronous_commit={os.environ.get('CLUSTERVIZ_PG_SYNCHRONOUS_COMMIT', 'off')}",
+            "options": f"-c synchronous_commit={os.environ.get('CLUSTERVIZ_PG_SYNCHRONOUS_COMMIT', 'on')}",
         }
     return db
 
