@@ -24,6 +24,7 @@ from clusterviz.api.informer import Handler, key_of
 from clusterviz.apimachinery import labels
 from clusterviz.apimachinery.unstructured import deep_copy
 
+from .claimed_pods import ClaimedPods, ReplicaCounts, counted
 from .pod_control import GENERATED_PREFIX_MAX as GENERATED_PREFIX_MAX
 from .pod_control import NAME_ATTEMPTS as NAME_ATTEMPTS
 from .pod_control import SUFFIX_ALPHABET as SUFFIX_ALPHABET
@@ -90,9 +91,12 @@ class ReplicaSetController:
         self.pod_control = PodControl(self)
         self.written = RecentWrites()
         self.pod_facts = PodFactsCache()
+        # By owner uid: what each owner's last sync claimed, and which of its Pods changed since.
+        self.claimed: dict[str, ClaimedPods] = {}
         self.worker = Worker(cm.engine, f"controller-manager/{kind.component}", self.sync)
         self.owners.add_handler(Handler(self._owner_added, self._owner_updated, self._owner_deleted))
         self.pods.add_handler(Handler(self._pod_added, self._pod_updated, self._pod_deleted))
+        self.pods.add_handler(Handler(self._note_pod, self._note_pod_update, self._note_pod))
 
     def start(self) -> None:
         """Start the worker loop."""
@@ -110,7 +114,20 @@ class ReplicaSetController:
         key = key_of(owner)
         self.expectations.forget(key)
         self.written.forget(key)
+        self.claimed.pop(str(meta(owner).get("uid", "")), None)
         self.worker.add(key)
+
+    def _note_pod(self, pod: Obj) -> None:
+        """Note a Pod that appeared, changed or went under the owner its controller reference names."""
+        ref = controller_ref(pod)
+        if ref is not None:
+            claimed = self.claimed.get(str(ref.get("uid")))
+            if claimed is not None:
+                claimed.note(key_of(pod))
+
+    def _note_pod_update(self, old: Obj, cur: Obj) -> None:
+        self._note_pod(old)
+        self._note_pod(cur)
 
     def _resolve(self, namespace: str, ref: dict[str, Any]) -> Obj | None:
         """The owner a controller reference points at, if it is one of ours and still the same object."""
@@ -200,20 +217,19 @@ class ReplicaSetController:
         except labels.SelectorError as exc:
             log.warning("%s %s has an invalid selector: %s", self.kind.kind, key, exc)
             return
-        namespace = meta(owner).get("namespace", "")
-        candidates = self.cm.pods_by_owner.entries(meta(owner).get("uid", "")) + self.cm.orphan_pods.entries(namespace)
-        # Each Pod's facts are looked up once a pass: a sync looks at every Pod of its ReplicaSet.
-        active = [(pod, facts) for key, pod in candidates if (facts := self.pod_facts.of(pod, key)).active]
-        claimed = await self._claim_pods(owner, selector, active)
-        pods = [pod for pod, _facts in claimed]
+        template = labels.selector_from_set(labels_of(spec(owner).get("template") or {}))
+        counts = self._claimed_since(owner, selector, template, needs_sync)
+        pods: list[Obj] = []
+        if counts is None:
+            pods, counts = await self._claim_all(owner, selector, template)
         manage_error: errors.StatusError | None = None
         if needs_sync and not deleting(owner):
             self.expectations.forget(key)
             try:
-                await self._manage_replicas(owner, pods)
+                await self._manage_replicas(owner, counts.replicas, pods)
             except errors.StatusError as exc:
                 manage_error = exc
-        new_status = self._calculate_status(owner, claimed, manage_error)
+        new_status = self._calculate_status(owner, counts, manage_error)
         updated = await self._update_status(owner, new_status)
         min_ready = int_field(spec(updated), "minReadySeconds")
         ready, available = new_status["readyReplicas"], new_status["availableReplicas"]
@@ -221,6 +237,63 @@ class ReplicaSetController:
             self.worker.add_after(key, min_ready)
         if manage_error is not None:
             raise manage_error
+
+    def _claimed_since(
+        self, owner: Obj, selector: labels.Selector, template: labels.Selector, needs_sync: bool
+    ) -> ReplicaCounts | None:
+        """The counts the full walk would find, from the last sync's claim and the Pods changed since.
+
+        None when only the full walk can tell: no claim yet, a new selector or template, an owner
+        being deleted, minReadySeconds (availability moves with the clock), an orphan to adopt, an
+        owned Pod to release, or Pods to delete (choosing them ranks every Pod).
+        """
+        uid = str(meta(owner).get("uid", ""))
+        claimed = self.claimed.get(uid)
+        if (
+            claimed is None
+            or claimed.selector != repr(selector)
+            or claimed.template != repr(template)
+            or deleting(owner)
+            or int_field(spec(owner), "minReadySeconds") > 0
+        ):
+            return None
+        for key, orphan in self.cm.orphan_pods.entries(meta(owner).get("namespace", "")):
+            orphan_facts = self.pod_facts.of(orphan, key)
+            if orphan_facts.active and orphan_facts.selected_by(selector):
+                return None
+        for key in claimed.changed:
+            pod = self.pods.get(key)
+            facts = None if pod is None else self.pod_facts.of(pod, key)
+            if facts is None or not facts.active or facts.controller is None or facts.controller.get("uid") != uid:
+                claimed.claim(key, None)
+            elif facts.selected_by(selector):
+                claimed.claim(key, counted(facts, template))
+            else:
+                return None
+        claimed.changed.clear()
+        counts = claimed.counts()
+        if needs_sync and counts.replicas > replicas_of(owner):
+            return None
+        return counts
+
+    async def _claim_all(
+        self, owner: Obj, selector: labels.Selector, template: labels.Selector
+    ) -> tuple[list[Obj], ReplicaCounts]:
+        """The full walk: claim every candidate Pod; the claimed Pods and their counts.
+
+        What it claims is kept for the next sync. It is kept before the claim's first write, so
+        that the Pod events that arrive during the writes are noted against it.
+        """
+        uid = str(meta(owner).get("uid", ""))
+        kept = self.claimed[uid] = ClaimedPods(repr(selector), repr(template))
+        namespace = meta(owner).get("namespace", "")
+        candidates = self.cm.pods_by_owner.entries(uid) + self.cm.orphan_pods.entries(namespace)
+        # Each Pod's facts are looked up once a pass: a sync looks at every Pod of its ReplicaSet.
+        active = [(pod, facts) for key, pod in candidates if (facts := self.pod_facts.of(pod, key)).active]
+        claimed = await self._claim_pods(owner, selector, active)
+        for pod, facts in claimed:
+            kept.claim(key_of(pod), counted(facts, template))
+        return [pod for pod, _facts in claimed], self._count(owner, claimed, template)
 
     async def _claim_pods(
         self, owner: Obj, selector: labels.Selector, candidates: list[tuple[Obj, PodFacts]]
@@ -256,9 +329,11 @@ class ReplicaSetController:
         )
         return fresh is not None and meta(fresh).get("uid") == meta(owner).get("uid") and not deleting(fresh)
 
-    async def _manage_replicas(self, owner: Obj, pods: list[Obj]) -> None:
+    async def _manage_replicas(self, owner: Obj, claimed: int, pods: list[Obj]) -> None:
+        """Create or delete Pods to bring ``claimed`` to spec.replicas; ``pods`` (the claimed Pods) are
+        needed only to choose which to delete, which only the full walk does."""
         key = key_of(owner)
-        diff = len(pods) - replicas_of(owner)
+        diff = claimed - replicas_of(owner)
         if diff < 0:
             create = functools.partial(self.pod_control.create, owner, key)
             error = await slow_start_batch(
@@ -294,23 +369,26 @@ class ReplicaSetController:
 
     # --- status ---------------------------------------------------------------------------------
 
-    def _calculate_status(
-        self, owner: Obj, pods: list[tuple[Obj, PodFacts]], manage_error: errors.StatusError | None
-    ) -> dict[str, Any]:
-        template_labels = labels.selector_from_set(labels_of(spec(owner).get("template") or {}))
+    def _count(self, owner: Obj, pods: list[tuple[Obj, PodFacts]], template: labels.Selector) -> ReplicaCounts:
+        """The status counts of the claimed ``pods``."""
         min_ready = int_field(spec(owner), "minReadySeconds")
         fully_labeled = ready = available = 0
         for pod, facts in pods:
-            if facts.selected_by(template_labels):
-                fully_labeled += 1
-            if facts.ready:
+            labeled, is_ready = counted(facts, template)
+            fully_labeled += labeled
+            if is_ready:
                 ready += 1
                 if min_ready == 0 or self._available_since(pod, min_ready):
                     available += 1
+        return ReplicaCounts(len(pods), fully_labeled, ready, available)
+
+    def _calculate_status(
+        self, owner: Obj, counts: ReplicaCounts, manage_error: errors.StatusError | None
+    ) -> dict[str, Any]:
         conditions = [c for c in deep_copy(status(owner).get("conditions") or []) if isinstance(c, dict)]
         failure = next((c for c in conditions if c.get("type") == "ReplicaFailure"), None)
         if manage_error is not None and failure is None:
-            diff = len(pods) - replicas_of(owner)
+            diff = counts.replicas - replicas_of(owner)
             reason = "FailedCreate" if diff < 0 else ("FailedDelete" if diff > 0 else "")
             conditions.append(
                 {
@@ -324,10 +402,10 @@ class ReplicaSetController:
         elif manage_error is None and failure is not None:
             conditions = [c for c in conditions if c.get("type") != "ReplicaFailure"]
         return {
-            "replicas": len(pods),
-            "fullyLabeledReplicas": fully_labeled,
-            "readyReplicas": ready,
-            "availableReplicas": available,
+            "replicas": counts.replicas,
+            "fullyLabeledReplicas": counts.fully_labeled,
+            "readyReplicas": counts.ready,
+            "availableReplicas": counts.available,
             "conditions": conditions,
         }
 

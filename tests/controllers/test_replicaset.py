@@ -185,3 +185,60 @@ async def test_pods_count_as_available_only_after_min_ready_seconds(cluster: Clu
     for pod in await cluster.pods("tier=frontend"):
         since = cluster.cm.ready_since(pod)
         assert since is not None and cluster.engine.now >= since + 30
+
+
+async def test_the_status_counts_follow_every_kind_of_pod_change(cluster: Cluster) -> None:
+    # After its first sync the controller re-examines only the Pods that changed: every kind of change
+    # must still show in the counts exactly as a count of every Pod would.
+    rs = replica_set(replicas=4)
+    rs["spec"]["template"]["metadata"]["labels"]["track"] = "stable"
+    created = await cluster.kubectl.create(rs)
+    await cluster.settle()
+    uid = created["metadata"]["uid"]
+
+    async def counts() -> tuple[dict[str, int], dict[str, int]]:
+        """(the ReplicaSet's status counts, the same counted from its Pods)."""
+        status = (await cluster.kubectl.get("replicasets", "frontend", "default"))["status"]
+        pods = [
+            p for p in await cluster.pods("tier=frontend")
+            if p["status"].get("phase") not in ("Succeeded", "Failed")
+            and any(r.get("uid") == uid and r.get("controller") for r in p["metadata"].get("ownerReferences", []))
+        ]
+        counted = {
+            "replicas": len(pods),
+            "fullyLabeledReplicas": sum(p["metadata"]["labels"].get("track") == "stable" for p in pods),
+            "readyReplicas": sum(
+                any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
+                for p in pods
+            ),
+        }
+        return {field: status.get(field, 0) for field in counted}, counted
+
+    first, second, third, fourth = sorted(p["metadata"]["name"] for p in await cluster.pods("tier=frontend"))
+    cluster.fake.held.update((first, second))
+    not_ready = {"status": {"conditions": [{"type": "Ready", "status": "False"}]}}
+    await cluster.kubectl.patch("pods", first, not_ready, "default", patch_type="strategic", sub="status")
+    await cluster.settle()
+    status, counted = await counts()
+    assert status == counted == {"replicas": 4, "fullyLabeledReplicas": 4, "readyReplicas": 3}
+
+    # A label the template sets but the selector does not ask for: still claimed, no longer fully labelled.
+    await cluster.kubectl.patch("pods", second, {"metadata": {"labels": {"track": None}}}, "default")
+    await cluster.settle()
+    status, counted = await counts()
+    assert status == counted == {"replicas": 4, "fullyLabeledReplicas": 3, "readyReplicas": 3}
+
+    # A finished Pod stops counting and is replaced; a deleted one too.
+    await cluster.kubectl.patch("pods", third, {"status": {"phase": "Failed"}}, "default", sub="status")
+    await cluster.kubectl.delete("pods", fourth, "default")
+    await cluster.settle()
+    status, counted = await counts()
+    assert status == counted == {"replicas": 4, "fullyLabeledReplicas": 3, "readyReplicas": 3}
+
+    # Ready again, and a Pod that stops matching the selector is released and replaced.
+    ready = {"status": {"conditions": [{"type": "Ready", "status": "True"}]}}
+    await cluster.kubectl.patch("pods", first, ready, "default", patch_type="strategic", sub="status")
+    await cluster.kubectl.patch("pods", second, {"metadata": {"labels": {"tier": "debug"}}}, "default")
+    await cluster.settle()
+    status, counted = await counts()
+    assert status == counted == {"replicas": 4, "fullyLabeledReplicas": 4, "readyReplicas": 4}
