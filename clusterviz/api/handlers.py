@@ -616,8 +616,9 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             raise not_found(rp)
         if kind == "apply":
             check_type(resource, body)
-        # A patch applies to the object as the client's version shows it.
-        new = apply_patch(kind, conversion.from_storage(resource, deep_copy(old)), deep_copy(body))
+        # A patch applies to the object as the client's version shows it. Every kind of patch leaves the
+        # object and the patch as they are, and its result shares nothing with either: no copies here.
+        new = apply_patch(kind, conversion.from_storage(resource, old), body)
         if kind == "apply":
             new = _owned_by_applier(req, resource, old, new, body)
         if new.get("kind") != resource.kind or new.get("apiVersion") != resource.stored_group_version:
