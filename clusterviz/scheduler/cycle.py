@@ -22,16 +22,16 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import orjson
 
 from clusterviz.scheduler.decision import (
     DETAIL_LIMIT,
     TOP_CANDIDATES,
     DecisionRecord,
+    Explanation,
     FilterColumn,
     FilterResult,
     NodeColumns,
-    NodeDecision,
-    NodeInputs,
     PodRef,
     ScoreColumn,
     TieBreak,
@@ -332,8 +332,8 @@ class _Explainer:
         # A plugin that rejected at PreFilter wrote no state for its Filter to explain from.
         self.skip_filters = frozenset(state.skip_filter_plugins) | pre_rejected
 
-    def inputs(self, nodes: tuple[NodeDecision, ...]) -> dict[str, NodeInputs] | None:
-        """Each listed node's inputs: every Filter that ran, and every Score plugin that scored a feasible node."""
+    def explain(self, columns: NodeColumns) -> Explanation | None:
+        """The listed nodes' inputs: every Filter that ran, and every Score plugin that scored, on feasible nodes."""
         snapshot, state = self.state.snapshot, self.state
         if snapshot is None or snapshot.generation != self.generation:
             return None
@@ -345,17 +345,26 @@ class _Explainer:
             for p in self.profile.at(SCORE)
             if p.name not in state.skip_score_plugins and isinstance(p, ExplainScorePlugin)
         ]
-        out = {}
-        for entry in nodes:
-            node = snapshot.get(entry.name)
-            if node is None:
-                continue
-            explained = ((p.name, p.explain_filter(state, self.pod, node)) for p in filters)
-            out[entry.name] = NodeInputs(
-                {name: inputs for name, inputs in explained if inputs is not None},
-                {p.name: p.explain_score(state, self.pod, node) for p in scores} if entry.scores else {},
-            )
-        return out
+        nodes = [snapshot.get(name) for name in columns.names]
+        scored = [node if feasible else None for node, feasible in zip(nodes, columns.feasible.tolist(), strict=True)]
+        # Many nodes have equal inputs (equal capacity, equal Pods): each distinct one is kept once, and the
+        # nodes showing it share it and its record entry. Equal JSON text means an equal entry in the record.
+        distinct: dict[bytes, dict[str, Any]] = {}
+
+        def shared(inputs: dict[str, Any] | None) -> dict[str, Any] | None:
+            return None if inputs is None else distinct.setdefault(orjson.dumps(inputs), inputs)
+
+        pod = self.pod
+        return Explanation(
+            {
+                p.name: [shared(p.explain_filter(state, pod, n)) if n is not None else None for n in nodes]
+                for p in filters
+            },
+            {
+                p.name: [shared(p.explain_score(state, pod, n)) if n is not None else None for n in scored]
+                for p in scores
+            },
+        )
 
 
 def schedule(

@@ -68,11 +68,6 @@ class ScoreResult:
     weighted: int
     needed: bool = True
 
-    @cached_property
-    def body(self) -> dict[str, Any]:
-        """:meth:`to_dict`, made once and shared by every record row that holds this result (never change it)."""
-        return self.to_dict()
-
     def to_dict(self) -> dict[str, Any]:
         """API shape: plugin, legacyName, raw, normalized, weight, weighted, needed."""
         return {
@@ -96,26 +91,6 @@ class NodeDecision:
     total: int | None = None
     feasible: bool = False
 
-    def to_dict(self, inputs: NodeInputs | None = None) -> dict[str, Any]:
-        """API shape: name, filters, scores, total, feasible.
-
-        With ``inputs`` each filter and score entry whose plugin explained itself
-        carries an ``inputs`` object: the numbers its verdict or score came from.
-        """
-        filter_inputs = inputs.filters if inputs is not None else {}
-        score_inputs = inputs.scores if inputs is not None else {}
-        # Results are shared by the nodes they hold on (see FilterColumn): each is laid out once, and only
-        # an entry that gets inputs is a dict of its own.
-        filters = [
-            f.body if f.plugin not in filter_inputs else {**f.body, "inputs": filter_inputs[f.plugin]}
-            for f in self.filters
-        ]
-        scores = [
-            s.body if s.plugin not in score_inputs else {**s.body, "inputs": score_inputs[s.plugin]}
-            for s in self.scores
-        ]
-        return {"name": self.name, "filters": filters, "scores": scores, "total": self.total, "feasible": self.feasible}
-
 
 @dataclass(frozen=True)
 class NodeInputs:
@@ -125,11 +100,34 @@ class NodeInputs:
     scores: dict[str, dict[str, Any]]
 
 
-class Explainer(Protocol):
-    """Works out the :class:`NodeInputs` of an attempt's listed nodes when the record is first read."""
+# One plugin's inputs on each listed node, in node order (None where it has nothing to show).
+InputsColumn = list[dict[str, Any] | None]
 
-    def inputs(self, nodes: tuple[NodeDecision, ...]) -> dict[str, NodeInputs] | None:
-        """Inputs per node name; None when the cluster has changed since the attempt."""
+
+@dataclass(frozen=True)
+class Explanation:
+    """Every explaining plugin's inputs on a record's listed nodes, by plugin name, in columns.
+
+    A score column holds None on infeasible nodes. A plugin may hand one inputs object to
+    several nodes (equal numbers): their record entries are then one shared dict too.
+    """
+
+    filters: dict[str, InputsColumn]
+    scores: dict[str, InputsColumn]
+
+    def node(self, i: int, scored: bool) -> NodeInputs:
+        """Listed node ``i``'s inputs (score inputs only where ``scored``)."""
+        return NodeInputs(
+            {p: inputs for p, col in self.filters.items() if (inputs := col[i]) is not None},
+            {p: inputs for p, col in self.scores.items() if (inputs := col[i]) is not None} if scored else {},
+        )
+
+
+class Explainer(Protocol):
+    """Works out the :class:`Explanation` of an attempt's listed nodes when the record is first read."""
+
+    def explain(self, columns: NodeColumns) -> Explanation | None:
+        """The listed nodes' inputs; None when the cluster has changed since the attempt."""
         ...
 
 
@@ -143,6 +141,24 @@ class FilterColumn:
 
     results: tuple[FilterResult, ...]
     index: np.ndarray
+
+    def entries(self, inputs: InputsColumn | None) -> list[dict[str, Any]]:
+        """Each node's record entry: the shared body of its result, or that body with the node's ``inputs``
+        (one dict per distinct result and inputs object, so nodes with equal inputs share it)."""
+        bodies = [r.body for r in self.results]
+        if inputs is None:
+            return [bodies[k] for k in self.index.tolist()]
+        merged: dict[tuple[int, int], dict[str, Any]] = {}
+        out = []
+        for k, given in zip(self.index.tolist(), inputs, strict=True):
+            if given is None:
+                out.append(bodies[k])
+                continue
+            entry = merged.get((k, id(given)))
+            if entry is None:
+                entry = merged[(k, id(given))] = {**bodies[k], "inputs": given}
+            out.append(entry)
+        return out
 
 
 @dataclass(frozen=True)
@@ -206,6 +222,32 @@ class NodeColumns:
                 out.append(NodeDecision(name, per_node_filters[i]))
         return tuple(out)
 
+    def to_dicts(self, explanation: Explanation | None) -> list[dict[str, Any]]:
+        """The API shape of every listed node's :class:`NodeDecision` (name, filters, scores, total, feasible),
+        laid out column by column without building the rows; entries carry the ``explanation``'s inputs."""
+        filter_inputs = explanation.filters if explanation is not None else {}
+        score_inputs = explanation.scores if explanation is not None else {}
+        filters = [col.entries(filter_inputs.get(col.results[0].plugin)) for col in self.filters]
+        scores = [self._score_entries(col, score_inputs.get(col.plugin)) for col in self.scores]
+        per_node_filters = zip(*filters, strict=True) if filters else [()] * len(self.names)
+        per_node_scores = zip(*scores, strict=True) if scores else [()] * len(self.names)
+        out = []
+        for name, feasible, total, node_filters, node_scores in zip(
+            self.names, self.feasible.tolist(), self.totals.tolist(), per_node_filters, per_node_scores, strict=True
+        ):
+            # An infeasible node shows no scores and no total.
+            shown = [*node_scores] if feasible else []
+            out.append(
+                {
+                    "name": name,
+                    "filters": [*node_filters],
+                    "scores": shown,
+                    "total": total if feasible else None,
+                    "feasible": feasible,
+                }
+            )
+        return out
+
     def _score_rows(self, col: ScoreColumn) -> list[ScoreResult]:
         if col.raw is None or col.normalized is None:
             skipped = ScoreResult(col.plugin, col.legacy_name, None, None, col.weight, 0, col.needed)
@@ -221,6 +263,29 @@ class NodeColumns:
                 )
             rows.append(row)
         return rows
+
+    def _score_entries(self, col: ScoreColumn, inputs: InputsColumn | None) -> list[dict[str, Any]]:
+        """Each node's score entry (infeasible nodes get one they never show), shared as
+        :meth:`FilterColumn.entries` shares them, by (raw, normalised) pair and inputs object."""
+        if col.raw is None or col.normalized is None:
+            skipped = ScoreResult(col.plugin, col.legacy_name, None, None, col.weight, 0, col.needed).to_dict()
+            return [skipped] * len(self.names)
+        given = inputs if inputs is not None else [None] * len(self.names)
+        shared: dict[tuple[int, int, int], dict[str, Any]] = {}
+        out = []
+        for raw, normalized, node_inputs in zip(col.raw.tolist(), col.normalized.tolist(), given, strict=True):
+            key = (raw, normalized, id(node_inputs))
+            entry = shared.get(key)
+            if entry is None:
+                result = ScoreResult(
+                    col.plugin, col.legacy_name, raw, normalized, col.weight, normalized * col.weight, col.needed
+                )
+                entry = result.to_dict()
+                if node_inputs is not None:
+                    entry["inputs"] = node_inputs
+                shared[key] = entry
+            out.append(entry)
+        return out
 
 
 def omitted_summary(feasible: np.ndarray, counts: Counter[tuple[str, str]]) -> OmittedNodes:
@@ -310,10 +375,20 @@ class DecisionRecord:
         return self.columns.decisions() if self.columns is not None else ()
 
     @cached_property
+    def explanation(self) -> Explanation | None:
+        """The plugins' inputs on the listed nodes (None for a big cluster's record, or once the cluster has
+        moved on: worked out on first read)."""
+        if self.explainer is None or self.columns is None:
+            return None
+        return self.explainer.explain(self.columns)
+
+    @cached_property
     def inputs(self) -> dict[str, NodeInputs]:
-        """Every listed node's plugin inputs (empty for a big cluster's record, or once the cluster has moved on)."""
-        found = self.explainer.inputs(self.nodes) if self.explainer is not None else None
-        return found or {}
+        """Every listed node's plugin inputs, by node name (empty without an :attr:`explanation`)."""
+        if self.explanation is None or self.columns is None:
+            return {}
+        scored = self.columns.feasible.tolist()
+        return {name: self.explanation.node(i, scored[i]) for i, name in enumerate(self.columns.names)}
 
     def totals(self) -> dict[str, int]:
         """Total score of every listed feasible node, without building the rows."""
@@ -346,7 +421,7 @@ class DecisionRecord:
             "attempt": self.attempt,
             "time": self.time,
             "profile": self.profile,
-            "nodes": [n.to_dict(self.inputs.get(n.name)) for n in self.nodes],
+            "nodes": self.columns.to_dicts(self.explanation) if self.columns is not None else [],
             "selected": self.selected,
             "tied": list(self.tied),
             "message": self.message,

@@ -250,16 +250,30 @@ class _ScoreState:
             self.on_node[key] = count_matching(node, self.constraints[i].selector, pod.namespace)
         return self.on_node[key]
 
-    def minimum(self, i: int, pod: PodInfo) -> int:
+    def minimum(self, i: int, pod: PodInfo, snapshot: Any) -> int:
         """The fewest matching Pods in any scored domain of constraint ``i`` (the base of its skew)."""
         if i not in self.minimums:
             c = self.constraints[i]
             if c.topology_key == HOSTNAME:
+                self._count_scored(i, pod, snapshot)
                 counted = (self._count_on(i, n, pod) for n in self.nodes if n.name not in self.ignored)
                 self.minimums[i] = min(counted, default=0)
             else:
                 self.minimums[i] = min(self.counts[i].values(), default=0)
         return self.minimums[i]
+
+    def _count_scored(self, i: int, pod: PodInfo, snapshot: Any) -> None:
+        """Note the matching Pods of hostname constraint ``i`` on every scored node from the per-row counts the
+        scores were worked out from, where there are some: counting node by node matches every Pod's labels."""
+        if snapshot is None:
+            return
+        table = snapshot.table()
+        matching = self.matching_rows(snapshot, table, self.constraints[i].selector, pod.namespace)
+        if matching is None:
+            return
+        counts = at_rows(matching, table.rows_of(self.nodes)).tolist()
+        for node, count in zip(self.nodes, counts, strict=True):
+            self.on_node.setdefault((i, node.name), count)
 
     def terms(self, pod: PodInfo, node: NodeInfo) -> list[dict[str, Any]]:
         """Per constraint the node has the key of: its domain, the matching Pods there, the weight and maxSkew.
@@ -454,7 +468,7 @@ class PodTopologySpread(BasePlugin):
         terms = s.terms(pod, node)
         present = [i for i, c in enumerate(s.constraints) if c.topology_key in node.labels]
         for i, term in zip(present, terms, strict=True):
-            minimum = s.minimum(i, pod)
+            minimum = s.minimum(i, pod, state.snapshot)
             term.update(
                 selector=str(s.constraints[i].selector),
                 domains=s.domains[i],
