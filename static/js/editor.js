@@ -4,6 +4,8 @@ if (area && window.CodeMirror) {
   const editor = window.CodeMirror.fromTextArea(area, { mode: "yaml", lineNumbers: true, tabSize: 2, indentWithTabs: false });
   editor.setSize(null, 280);
   window.clusterviz = Object.assign(window.clusterviz || {}, { editor });
+  // Projector mode changes the type size: CodeMirror measures its lines again.
+  document.addEventListener("clusterviz:projector", () => editor.refresh());
   let marked = [];
 
   document.body.addEventListener("htmx:configRequest", (event) => {

@@ -13,6 +13,8 @@ const MAX_LANES = 4;
 const WIDTH = 1000;
 const MOVE_MS = 750;
 const MIN_FONT = 13;
+// Projector mode shows the diagram at least 1.2 times its size (full width at 1280 pixels): 17 units are 20 px.
+const PROJECTOR_MIN_FONT = 17;
 const MAX_TOKENS = 30;
 const MAX_ROWS = 300;
 const BUS_Y = 164;
@@ -58,6 +60,7 @@ function box(id, rect, names, parent, alt = "") {
 
 function fit(text, rect, names) {
   const room = rect.w - 14;
+  const floor = document.body.classList.contains("projector-mode") ? PROJECTOR_MIN_FONT : MIN_FONT;
   const tries = names.flatMap((name) => {
     const words = name.split(" ");
     const half = Math.ceil(words.length / 2);
@@ -74,7 +77,7 @@ function fit(text, rect, names) {
     const widest = Math.max(...[...text.children].map((t) => t.getComputedTextLength()));
     // Two lines must also fit the box's height.
     const size = Math.min(base, Math.floor((base * room) / widest), lines.length > 1 ? Math.floor(rect.h / 2.3) : base);
-    if (size >= MIN_FONT) {
+    if (size >= floor) {
       text.style.fontSize = `${size}px`;
       return;
     }
@@ -218,6 +221,8 @@ function select(row) {
 
 if (svg) {
   layout();
+  // The names are fitted to their boxes at the mode's type size.
+  document.addEventListener("clusterviz:projector", layout);
   document.body.addEventListener("htmx:wsAfterMessage", (event) => {
     const text = event.detail.message;
     if (typeof text !== "string" || !text.startsWith("{")) return;

@@ -69,8 +69,11 @@ function edge(a, b, points, parent, cls = "link") {
 }
 
 function layout() {
-  const W = Math.max(600, svg.clientWidth);
-  const H = Math.max(400, svg.clientHeight);
+  // The drawn size to the fraction of a pixel (clientWidth rounds it): one unit of the map is one CSS pixel,
+  // so 20 px type stays 20 px, not 19.99.
+  const drawn = svg.getBoundingClientRect();
+  const W = Math.max(600, drawn.width);
+  const H = Math.max(400, drawn.height);
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.replaceChildren();
   edges = new Map();
@@ -106,20 +109,22 @@ function layout() {
     el("rect", { class: "lane-bg", x, y: top, width, height: H - top - 6, rx: 12 }, lane);
     const name = el("text", { class: "lane-name", x: x + 14, y: top + 30 }, lane);
     name.textContent = node === "*" ? `+${known.length - MAX_LANES + 1} ${text("more")}` : node;
-    // A narrow lane puts its state under its name and its kubelet above its runtime.
+    // A narrow lane puts its state under its name (and says "runtime"); only a very narrow one also stacks its
+    // kubelet above its runtime, which costs the height of a Pod chip or two on a 720-pixel screen.
     const narrow = width < 380;
+    const stacked = width < 280;
     el("text", narrow ? { class: "lane-state", x: x + 14, y: top + 58 }
       : { class: "lane-state", x: x + width - 14, y: top + 30, "text-anchor": "end" }, lane);
     const boxTop = top + (narrow ? 72 : 46);
     const inner = (width - 36) / 2;
-    const kubelet = narrow ? { x: x + 12, y: boxTop, w: width - 24, h: 44 } : { x: x + 12, y: boxTop, w: inner, h: BOX_H - 8 };
-    const runtime = narrow ? { x: x + 12, y: boxTop + 56, w: width - 24, h: 44 }
+    const kubelet = stacked ? { x: x + 12, y: boxTop, w: width - 24, h: 44 } : { x: x + 12, y: boxTop, w: inner, h: BOX_H - 8 };
+    const runtime = stacked ? { x: x + 12, y: boxTop + 56, w: width - 24, h: 44 }
       : { x: x + 24 + inner, y: boxTop, w: inner, h: BOX_H - 8 };
     box(`kubelet/${node}`, kubelet, label("kubelet"), lane);
     box(`runtime/${node}`, runtime, label(narrow ? "runtime-short" : "runtime"), lane);
     const kx = kubelet.x + kubelet.w / 2;
     edge("apiserver", `kubelet/${node}`, [[api.x + api.w / 2, api.y + BOX_H], [api.x + api.w / 2, busY], [kx, busY], [kx, kubelet.y]], links);
-    if (narrow) edge(`kubelet/${node}`, `runtime/${node}`, [[kx, kubelet.y + kubelet.h], [kx, runtime.y]], links);
+    if (stacked) edge(`kubelet/${node}`, `runtime/${node}`, [[kx, kubelet.y + kubelet.h], [kx, runtime.y]], links);
     else {
       const my = kubelet.y + kubelet.h / 2;
       edge(`kubelet/${node}`, `runtime/${node}`, [[kubelet.x + kubelet.w, my], [runtime.x, my]], links);

@@ -9,4 +9,6 @@ button?.addEventListener("click", () => {
   const on = !document.body.classList.contains("projector-mode");
   localStorage.setItem("clusterviz-projector", on ? "on" : "off");
   apply(on);
+  // The flow diagram fits its labels again, at the new size.
+  document.dispatchEvent(new CustomEvent("clusterviz:projector", { detail: on }));
 });

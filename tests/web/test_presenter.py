@@ -123,6 +123,7 @@ def test_the_presenter_view_is_readable_from_the_back_of_the_room(browser, live:
     page.click("form.action button")
     for _press in range(11):
         _next(page)  # to hop 9 and its scores, the busiest picture
+    hop = page.inner_text("#hop-label")
     smallest, where = page.evaluate(SMALLEST_FONT)
     assert smallest >= 20, f"{smallest}px: {where!r}"
     assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
@@ -130,8 +131,16 @@ def test_the_presenter_view_is_readable_from_the_back_of_the_room(browser, live:
     # The map takes at least three quarters of the width.
     width = page.evaluate("document.getElementById('map').getBoundingClientRect().width")
     assert width >= 0.75 * 1920 - 20
+    # A 1280x720 projector: the same hop, at 20 px too, without scrolling.
     small = _page(browser, 1280, 720)
     _open(small, live, cluster, "creation-flow")
+    small.wait_for_function("(hop) => document.getElementById('hop-label').textContent === hop", arg=hop)
+    _settled(small)
+    if hop == "9":
+        small.wait_for_function("document.querySelectorAll('#map .lane .verdict rect').length === 3")
+    smallest, where = small.evaluate(SMALLEST_FONT)
+    assert smallest >= 20, f"{smallest}px at 1280x720: {where!r}"
+    assert small.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
     assert small.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert small.evaluate("document.getElementById('map').getBoundingClientRect().width") >= 0.75 * 1280 - 20
     assert page.problems == [] and small.problems == []
