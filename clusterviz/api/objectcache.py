@@ -67,6 +67,19 @@ class ObjectCache:
             else:
                 table[where] = event
 
+    def release(self, events: list[kv.Event]) -> None:
+        """``events`` have left the follower's memory: keep only their objects.
+
+        A key's latest event may stay here long after that, and the object before it (which only
+        watchers offered the event read) would otherwise stay alive with it.
+        """
+        tables = self._tables
+        for event in events:
+            table = tables.get(event.resource)
+            where = (event.namespace, event.name)
+            if table is not None and table.get(where) is event:
+                table[where] = event.without_previous()
+
     def load(self, resource: str, items: list[dict[str, Any]], revision: int, later: list[kv.Event]) -> None:
         """Keep ``resource`` from its listing at ``revision`` on, with the follower's events after it (``later``)."""
         table: _Table = {}
@@ -82,10 +95,15 @@ class ObjectCache:
         self._tables.clear()
         self._listed.clear()
 
-    def get(self, key: kv.Key) -> dict[str, Any] | None:
-        """A copy of ``key``'s object, None if there is none (its resource must be listed)."""
+    def get(self, key: kv.Key, *, shared: bool = False) -> dict[str, Any] | None:
+        """A copy of ``key``'s object, None if there is none (its resource must be listed); with ``shared``,
+        the object itself, for a caller that only reads it."""
         found = self._tables[key.resource].get((key.namespace, key.name))
-        return None if found is None else _copy(found)
+        if found is None:
+            return None
+        if shared:
+            return found.object if isinstance(found, kv.Event) else found
+        return _copy(found)
 
     def objects(self, resource: str, namespace: str | None) -> list[dict[str, Any]]:
         """Copies of ``resource``'s objects (of one namespace, or all), by namespace and name, as the store lists them."""

@@ -178,6 +178,7 @@ class LogFollower:
                 cut += 1
             if cut:
                 self.floor = self._revisions[cut - 1]
+                self.objects.release(self._events[:cut])
                 del self._events[:cut], self._revisions[:cut]
             self._bytes = kept
 
@@ -234,15 +235,16 @@ async def _answers(follower: LogFollower, resource: str) -> bool:
     return follower.current()
 
 
-async def get(cid: int, key: kv.Key) -> dict[str, Any] | None:
+async def get(cid: int, key: kv.Key, *, shared: bool = False) -> dict[str, Any] | None:
     """``key``'s object as this process last knows it: from the follower's objects, else from the store.
 
     For admission's look-ups and the object an update or patch starts from; a write based on it is
     refused when it is stale (see objectcache). A key not found there is looked for in the store.
+    With ``shared``, the follower's object itself, which the caller must neither change nor hand on.
     """
     follower = _keeping(cid, key.resource)
     if follower is not None and await _answers(follower, key.resource):
-        found = follower.objects.get(key)
+        found = follower.objects.get(key, shared=shared)
         if found is not None:
             return found
     return await _get(cid, key)

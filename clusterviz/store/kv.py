@@ -117,6 +117,12 @@ class Event:
             self._previous_text = None
         return self._previous
 
+    def without_previous(self) -> Event:
+        """This event without the object before it, sharing its object (decoded or not)."""
+        event = Event(self.revision, self.type, self.resource, self.namespace, self.name, self._object_text or "")
+        event._object = self._object
+        return event
+
     def __repr__(self) -> str:
         return f"Event({self.revision}, {self.type}, {self.resource}, {self.namespace}/{self.name})"
 

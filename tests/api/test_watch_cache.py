@@ -1,11 +1,14 @@
 """The API server's watch cache: what watchers get does not depend on what it still holds in memory."""
 
 import asyncio
+import gc
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from clusterviz.api import watchcache
 from clusterviz.api.client import Client
+from clusterviz.store import kv
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,3 +64,39 @@ async def test_a_writer_changing_its_object_afterwards_changes_nothing_stored_or
     created["data"]["value"] = "changed-reply"
     assert await asyncio.wait_for(watched(client, start, 1), 30) == [("mine", "as-written", int(start) + 1)]
     assert (await client.get("configmaps", "mine", "default"))["data"] == {"value": "as-written"}
+
+
+def lease(name: str, holder: str) -> dict:
+    return {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+            "metadata": {"name": name, "namespace": "default"}, "spec": {"holderIdentity": holder}}
+
+
+async def test_a_kept_object_lets_the_one_before_it_go_once_its_event_leaves_memory(monkeypatch):
+    # Nodes renew their Leases and Pods change all the time: the cache keeps each one's latest event
+    # for its object, and must not keep every version before it alive as well.
+    monkeypatch.setattr(watchcache, "KEEP_BYTES", 1)
+    client = Client("demo")
+    cid = await sync_to_async(kv.cluster_id)("demo")
+    created = await client.create(lease("node01", "first"))
+    follower = watchcache.acquire(cid, int(created["metadata"]["resourceVersion"]))
+    try:
+        assert await watchcache.get(cid, kv.Key("leases.coordination.k8s.io", "default", "node01")) is not None
+        renewed = await client.update({**created, "spec": {"holderIdentity": "second"}})
+        await follower.refresh(int(renewed["metadata"]["resourceVersion"]))
+        event = follower.since(int(created["metadata"]["resourceVersion"]))[0]
+        before = event.previous
+        assert before is not None and before["spec"]["holderIdentity"] == "first"
+        del event
+
+        def held_by_events() -> bool:
+            return any(isinstance(holder, kv.Event) for holder in gc.get_referrers(before))
+
+        assert held_by_events()
+        # Another write moves the renewal's event out of memory.
+        later = await client.create(config_map("other", "x"))
+        await follower.refresh(int(later["metadata"]["resourceVersion"]))
+        assert not held_by_events()
+        kept = await watchcache.get(cid, kv.Key("leases.coordination.k8s.io", "default", "node01"))
+        assert kept is not None and kept["spec"]["holderIdentity"] == "second"
+    finally:
+        watchcache.release(follower)
