@@ -371,6 +371,9 @@ class Engine:
             self.wake(msg.future, msg)
         elif callable(msg.payload):
             msg.payload(msg)
+        # The trace keeps the message for the page; what it carried (a watch delivery holds the object's
+        # version, 20,000 of them in a big cluster's trace) is handed over and may go.
+        msg.future = msg.payload = None
 
     def _fire(self, timer: _Timer) -> None:
         self._set_now(timer.due)
