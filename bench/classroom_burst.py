@@ -16,6 +16,8 @@ clusters of 3 nodes in live mode at 1x, each opened once. Figures, as one JSON o
   PostgreSQL, Redis and kubectl too (meaningful on an otherwise quiet machine);
 - ``apply_failures``: the error of each apply that failed (the last line of kubectl's message);
 - ``peak_rss_mib``: the peak resident memory of each server process.
+
+``--pause`` prints the server's pid and waits for Enter before the burst (to attach a profiler).
 """
 
 from __future__ import annotations
@@ -92,6 +94,7 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=15.0, help="seconds to let the engines start first")
     parser.add_argument("--workers", type=int, default=0, help="simworker processes beside the web process")
     parser.add_argument("--budget", type=float, default=300.0, help="wall seconds allowed for all Running")
+    parser.add_argument("--pause", action="store_true", help="wait for Enter before the burst (to attach a profiler)")
     args = parser.parse_args()
     if args.workers and not backend.postgres():
         # Workers on SQLite and the in-memory layer cannot be sent the writes: the web process would
@@ -143,6 +146,8 @@ def main() -> None:
                 return time.perf_counter() - started
 
             targets = names[1:]
+            if args.pause:
+                input(f"server pid {server.process.pid}: press Enter to apply ")
             first = time.perf_counter()
             burst_start_each = [cpu_seconds([pid]) for pid in pids]
             machine_start = machine_busy_seconds()

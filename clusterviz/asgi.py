@@ -4,10 +4,15 @@ import gc
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clusterviz.settings")
-django_asgi_app = get_asgi_application()
+# As django.core.asgi.get_asgi_application, with the project's handler.
+django.setup(set_prefix=False)
+
+from clusterviz.handler import HttpHandler  # noqa: E402
+
+django_asgi_app = HttpHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core import signing
 
 from clusterviz.store import kv
+from clusterviz.store.threads import in_thread
 
 from .access import DEMO, READ, SANDBOX, Identity, Ownership, allows, permission
 from .models import AccessToken, Classroom, Sandbox, token_digest
@@ -91,16 +92,25 @@ async def ownership(cluster: str) -> Ownership:
     cached = _ownership_cache.get(cluster)
     if cached is not None and now - cached[0] < OWNERSHIP_TTL:
         return cached[1]
-    owner = Ownership()
-    sandbox = await Sandbox.objects.filter(cluster__name=cluster).afirst()
-    if sandbox is not None:
-        owner = Ownership(SANDBOX, sandbox.classroom_id)
-    else:
-        classroom = await Classroom.objects.filter(demo__name=cluster).afirst()
-        if classroom is not None:
-            owner = Ownership(DEMO, classroom.pk, classroom.public)
+    owner = await _look_up_ownership(cluster)
     _ownership_cache[cluster] = (now, owner)
     return owner
+
+
+def _owner_of(cluster: str) -> Ownership:
+    """``ownership``'s queries, uncached."""
+    sandbox = Sandbox.objects.filter(cluster__name=cluster).first()
+    if sandbox is not None:
+        return Ownership(SANDBOX, sandbox.classroom_id)
+    classroom = Classroom.objects.filter(demo__name=cluster).first()
+    if classroom is not None:
+        return Ownership(DEMO, classroom.pk, classroom.public)
+    return Ownership()
+
+
+# In a store thread, which keeps its connection: asked on most API requests, the queries would otherwise
+# open and close a connection of their own each time (Django closes a request's connections when it ends).
+_look_up_ownership = in_thread(_owner_of)
 
 
 def forget_ownership(cluster: str = "") -> None:

@@ -85,6 +85,12 @@ async def rbac_allows(cluster: str, identity: Identity, attrs: authorizer.Attrib
         return False  # no such cluster: nothing is bound in it
 
 
+def is_cluster_api(path: str) -> bool:
+    """Whether ``path`` is one of a cluster's API paths (/c/<cluster>/api/..., /c/<cluster>/openapi/...)."""
+    match = CLUSTER_PATH.match(path)
+    return match is not None and bool(match["cluster"]) and match["rest"].split("/", 1)[0] in API_PREFIXES
+
+
 def is_discovery(rest: str) -> bool:
     """Paths every caller may read, as Kubernetes' system:discovery role allows: the same for every cluster."""
     parts = [p for p in rest.split("/") if p]
@@ -202,10 +208,7 @@ class ApiClientMiddleware(AsyncMiddleware):
         self.direct = ClusterAccessMiddleware(self._view)
 
     async def __call__(self, request: HttpRequest) -> Any:
-        match = CLUSTER_PATH.match(request.path)
-        if request.COOKIES or match is None or not match["cluster"] or (
-            match["rest"].split("/", 1)[0] not in API_PREFIXES
-        ):
+        if request.COOKIES or not is_cluster_api(request.path):
             return await self.get_response(request)
         request.auser = _anonymous
         return await self.direct(request)
