@@ -43,9 +43,23 @@ def now() -> datetime:
     return now_precise().replace(microsecond=0)
 
 
+# The moment last formatted by ``rfc3339`` and its text: the writes of one second, stamping it one after
+# another, format it once.
+_last_formatted: tuple[datetime, str] | None = None
+
+
 def rfc3339(moment: datetime | None = None) -> str:
     """``2025-01-01T00:00:00Z``."""
-    return (moment or now()).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    global _last_formatted
+    moment = moment or now()
+    last = _last_formatted
+    if last is not None and last[0] == moment:  # never equal to a naive moment
+        return last[1]
+    text = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # Only a moment with its time zone is remembered: a naive one is read in the local zone, which may change.
+    if moment.utcoffset() is not None:
+        _last_formatted = (moment, text)
+    return text
 
 
 def rfc3339_micro(moment: datetime | None = None) -> str:

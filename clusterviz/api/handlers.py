@@ -40,7 +40,7 @@ from .admission import (
     storage_protection,
     storageclass,
 )
-from .defaulting import apply_defaults
+from .defaulting import default_in_place
 from .rbac_escalation import confirm_no_escalation
 from .request import ApiRequest, ApiResponse, ResourcePath
 from .resources import Resource
@@ -280,14 +280,19 @@ def validated(
     if resource.kind == "Secret" and (undecodable := secret_data.decoding_error(obj)) is not None:
         # Go's decoder refuses a Secret's bytes before any validation runs.
         raise errors.bad_request(f'Secret in version "v1" cannot be handled as a Secret: {undecodable}')
+    # Every caller hands over an object of its own (a create's copy or decoded body, an update's prepared
+    # copy), so it is defaulted as it is, not copied first.
+    malformed: Exception | None = None
     try:
-        obj = apply_defaults(resource.kind, obj)
-        defaulted = True
-    except (TypeError, ValueError, AttributeError, KeyError):
-        # Defaulting met a malformed body; validation below says what is wrong.
-        defaulted = False
+        obj = default_in_place(resource.kind, obj)
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        malformed = exc
+    problems = _name_errors(obj)  # no defaulter touches the name
+    if not problems and malformed is not None:
+        # Validation would default the body again and meet the same malformed part.
+        raise malformed
     # Validation judges the object as defaulted: one defaulted here need not be defaulted again.
-    problems = _name_errors(obj) or validate(resource.kind, obj, old, status=status, defaulted=defaulted)
+    problems = problems or validate(resource.kind, obj, old, status=status, defaulted=True)
     if problems:
         name = (obj.get("metadata") or {}).get("name") or ""
         raise errors.invalid(resource.kind, resource.group, str(name), problems)
@@ -505,7 +510,7 @@ async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     cid = await cluster_of(req)
     if rp.sub == "scale":
         return await _update_scale(req, rp, cid, lambda scale: check_type(resource, body, "Scale"), body)
-    obj = check_type(resource, deep_copy(body))
+    obj = check_type(resource, update_base.own_metadata(body))
     precondition = update_base.precondition_resource_version(obj)
     remembered = await update_base.remembered_old(req, cid, rp, store_key(rp), precondition)
     old = remembered or await _get(cid, store_key(rp))
@@ -598,7 +603,8 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         return await _update_scale(req, rp, cid, lambda scale: apply_patch(kind, scale, body), None)
     for attempt in range(PATCH_RETRIES):
         cached = attempt == 0 and update_base.patches_cached_copy(req, kind, body)
-        old = await (watchcache.get if cached else _get)(cid, store_key(rp))
+        # The watch cache's object itself, not a copy: a patch only reads the object it starts from.
+        old = await (watchcache.get(cid, store_key(rp), shared=True) if cached else _get(cid, store_key(rp)))
         if old is None:
             if kind == "apply" and not rp.sub:
                 obj = check_type(resource, deep_copy(body))
@@ -634,8 +640,10 @@ async def patch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             if precondition is not None:
                 raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT) from None
             continue
-        if cached and stored is old and not await update_base.still_stored(cid, store_key(rp), old):
-            continue  # it changed nothing in a copy that is behind: patch what is stored
+        if cached and stored is old:
+            if not await update_base.still_stored(cid, store_key(rp), old):
+                continue  # it changed nothing in a copy that is behind: patch what is stored
+            stored = deep_copy(old)  # the answer is the caller's to change
         return ok(with_type(resource, stored))
     raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT)
 

@@ -16,10 +16,12 @@ of a list merged by key, ``v:<value>`` for an item of a set, ``.`` for an item i
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
 from clusterviz.apimachinery.patch.strategic import MERGE, default_patch_meta
+from clusterviz.apimachinery.unstructured import deep_copy
 
 Path = tuple[str, ...]
 ITEM = "."  # marks a list item itself, as FieldsV1 does
@@ -57,13 +59,40 @@ def _collect(value: Any, path: Path, names: Path, out: dict[Path, Any]) -> None:
         if meta is not None and meta.strategy == MERGE:
             for item in value:
                 if meta.merge_key is None:
-                    out[(*path, "v:" + json.dumps(item, sort_keys=True, separators=(",", ":")))] = True
+                    out[(*path, _set_item(item))] = True
                 elif isinstance(item, dict) and meta.merge_key in item:
-                    key = "k:" + json.dumps({meta.merge_key: item[meta.merge_key]}, separators=(",", ":"))
+                    key = _keyed_item(meta.merge_key, item[meta.merge_key])
                     out[(*path, key, ITEM)] = True
                     _collect(item, (*path, key), names, out)
             return
     out[path] = value
+
+
+def _set_item(item: Any) -> str:
+    """``v:<value>``, the name of an item of a set."""
+    if type(item) in (str, int):
+        return _spelled_set_item(item)
+    return "v:" + json.dumps(item, sort_keys=True, separators=(",", ":"))
+
+
+def _keyed_item(merge_key: str, value: Any) -> str:
+    """``k:{"name":"web"}``, the name of an item of a list merged by ``merge_key``."""
+    if type(value) in (str, int):
+        return _spelled_keyed_item(merge_key, value)
+    return "k:" + json.dumps({merge_key: value}, separators=(",", ":"))
+
+
+# Every write names the items of every list of its object, and they are the same few (containers, ports,
+# conditions) time after time: JSON-encoding them anew was a third of the cost of finding an object's
+# fields. Only strings and ints are remembered: each of those has one spelling (0.0 and -0.0 have two).
+@functools.lru_cache(maxsize=8192, typed=True)
+def _spelled_set_item(item: str | int) -> str:
+    return "v:" + json.dumps(item, sort_keys=True, separators=(",", ":"))
+
+
+@functools.lru_cache(maxsize=8192, typed=True)
+def _spelled_keyed_item(merge_key: str, value: str | int) -> str:
+    return "k:" + json.dumps({merge_key: value}, separators=(",", ":"))
 
 
 def to_fields_v1(paths: set[Path]) -> dict[str, Any]:
@@ -81,9 +110,18 @@ def from_fields_v1(tree: Any, prefix: Path = ()) -> set[Path]:
     if not isinstance(tree, dict) or not tree:
         return {prefix} if prefix else set()
     out: set[Path] = set()
-    for part, inner in tree.items():
-        out |= from_fields_v1(inner, (*prefix, part))
+    _add_paths(tree, prefix, out)
     return out
+
+
+def _add_paths(tree: dict[str, Any], prefix: Path, out: set[Path]) -> None:
+    """Add the paths below the non-empty FieldsV1 node ``tree`` (at ``prefix``) to ``out``."""
+    for part, inner in tree.items():
+        path = (*prefix, part)
+        if isinstance(inner, dict) and inner:
+            _add_paths(inner, path, out)
+        else:
+            out.add(path)
 
 
 def applied_by(obj: dict[str, Any], manager: str) -> set[Path]:
@@ -184,17 +222,29 @@ def _in_scope(paths: set[Path], subresource: str, has_status: bool) -> set[Path]
     return paths
 
 
+def _leaves_in_scope(obj: dict[str, Any], subresource: str, has_status: bool) -> dict[Path, Any]:
+    """``leaves(obj)``, but only those ``_in_scope`` keeps (a status write needs none of a Pod's spec)."""
+    if subresource == "status":
+        return leaves({"status": obj["status"]} if "status" in obj else {})
+    if has_status:
+        return leaves({key: value for key, value in obj.items() if key != "status"})
+    return leaves(obj)
+
+
 def track_update(
     old: dict[str, Any] | None, new: dict[str, Any], manager: str, subresource: str, api_version: str, time: str,
     *, has_status: bool,
 ) -> dict[str, Any]:
     """Record ``manager``'s Update of ``old`` into ``new`` (``old`` None: a create) in ``new``'s managedFields."""
     new_leaves = leaves(new)
-    old_leaves = leaves(old) if old is not None else {}
+    old_leaves = _leaves_in_scope(old, subresource, has_status) if old is not None else {}
     changed = _in_scope({p for p, v in new_leaves.items() if old_leaves.get(p, _MISSING) != v}, subresource, has_status)
     meta = new.setdefault("metadata", {})
     sent = meta.get("managedFields")
-    base = sent if isinstance(sent, list) and sent else ((old or {}).get("metadata") or {}).get("managedFields") or []
+    if isinstance(sent, list) and sent:
+        base = sent
+    else:  # the old object's entries, copied: ``old`` may be the watch cache's own, and ``new`` is handed on
+        base = deep_copy(((old or {}).get("metadata") or {}).get("managedFields") or [])
     me = (manager, "Update", subresource)
     entries: list[dict[str, Any]] = []
     previous: dict[str, Any] | None = None  # the manager's own entry so far

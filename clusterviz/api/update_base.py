@@ -30,6 +30,16 @@ def precondition_resource_version(obj: Any) -> int | None:
         raise errors.bad_request(f"invalid resourceVersion {value!r}") from None
 
 
+def own_metadata(body: dict[str, Any]) -> dict[str, Any]:
+    """An update's body with a top level and a metadata of its own, the rest shared with ``body``.
+
+    An update changes only those two before its ``strategy.prepare_for_*`` copies what it keeps of the
+    body, so the caller's body stays as it was without being copied whole.
+    """
+    meta = body.get("metadata")
+    return {**body, "metadata": {**meta}} if isinstance(meta, dict) else {**body}
+
+
 def charges_quota(rp: ResourcePath) -> bool:
     """Whether an update of ``rp`` charges ResourceQuotas before it is stored."""
     return rp.resource.kind in ("PersistentVolumeClaim", "Service") and rp.sub == ""

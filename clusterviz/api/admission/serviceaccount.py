@@ -62,8 +62,8 @@ def _automount(spec: dict[str, Any], account: dict[str, Any] | None) -> bool:
 
 
 def admit_pod(pod: dict[str, Any], account: dict[str, Any] | None, suffix: str) -> dict[str, Any]:
-    """The Pod as the plugin leaves it; ``account`` is its ServiceAccount (None if not found), ``suffix`` random."""
-    pod = deep_copy(pod)
+    """The Pod as the plugin leaves it, changed in place (it is the create's own); ``account`` is its
+    ServiceAccount (None if not found), ``suffix`` random."""
     spec = pod.get("spec")
     if not isinstance(spec, dict):
         return pod  # nothing to mount into; validation reports the Pod
