@@ -18,12 +18,11 @@ left untouched for validation to report: this module never raises on input.
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from clusterviz.apimachinery.quantity import Quantity, QuantityError, parse_quantity
+from clusterviz.apimachinery.image_reference import image_pull_policy
+from clusterviz.apimachinery.quantity import Quantity, parse_or_none, rounded_to_milli
 from clusterviz.apimachinery.unstructured import deep_copy, dict_or_empty
 
 from .apiservices import default_api_service
@@ -34,7 +33,7 @@ from .rbac_defaults import default_binding
 from .secret_data import default_secret
 from .storage_defaults import default_persistent_volume, default_persistent_volume_claim, default_storage_class
 
-__all__ = ["apply_defaults", "default_in_place", "image_pull_policy", "qos_class"]
+__all__ = ["apply_defaults", "default_in_place", "qos_class"]
 
 DEFAULT_SCHEDULER_NAME: Final = "default-scheduler"
 DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: Final = 30
@@ -92,16 +91,6 @@ VOLUME_SOURCES: Final = (
 VOLUME_SOURCES_WITH_MODE: Final = ("secret", "configMap", "downwardAPI", "projected")
 PROBES: Final = ("livenessProbe", "readinessProbe", "startupProbe")
 
-# Image references, after the grammar of the distribution/reference package.
-_PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
-_DOMAIN_COMPONENT = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
-_DOMAIN = rf"(?:{_DOMAIN_COMPONENT}(?:\.{_DOMAIN_COMPONENT})*|\[[0-9a-fA-F:.]+\])(?::[0-9]+)?"
-_NAME = rf"(?:{_DOMAIN}/)?{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*"
-_TAG = r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}"
-_DIGEST = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}"
-_REFERENCE = re.compile(rf"({_NAME})(?::({_TAG}))?(?:@({_DIGEST}))?")
-
-
 # --- small helpers ---------------------------------------------------------------
 
 
@@ -142,68 +131,23 @@ def _default_zero(obj: dict[str, Any], name: str, value: int) -> None:
         obj[name] = value
 
 
-def _parse(value: Any) -> Quantity | None:
-    if isinstance(value, str):
-        return _parse_text(value)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        return parse_quantity(value)
-    except QuantityError:
-        return None
-
-
-# Every write of a Pod or a Node defaults its resource lists again (and works out a Pod's QoS class from
-# them), and they hold the same few spellings ("100m", "64Mi"): parsing them anew was a fifth of the cost
-# of defaulting a Pod. A Quantity never changes, so one may be shared.
-@functools.lru_cache(maxsize=4096)
-def _parse_text(text: str) -> Quantity | None:
-    try:
-        return parse_quantity(text.strip())
-    except QuantityError:
-        return None
-
-
 def _canonical_resource_list(resources: Any) -> None:
     """``SetDefaults_ResourceList``: round every quantity up to milli units and store it canonically."""
     if not isinstance(resources, dict):
         return
     for name, value in list(resources.items()):
-        canonical = _rounded_text(value) if isinstance(value, str) else _rounded(value)
+        canonical = rounded_to_milli(value)
         if canonical is not None:
             resources[name] = canonical
 
 
-def _rounded(value: Any) -> str | None:
-    """``value`` as a quantity rounded up to milli units, in canonical form; None if it is no quantity."""
-    quantity = _parse(value)
-    return None if quantity is None else quantity.round_up(-3).canonical()
-
-
-# The canonical forms of those spellings, remembered as their quantities are.
-_rounded_text = functools.lru_cache(maxsize=4096)(_rounded)
-
-
 def _canonical_quantity(obj: dict[str, Any], name: str) -> None:
-    quantity = _parse(obj.get(name))
+    quantity = parse_or_none(obj.get(name))
     if quantity is not None:
         obj[name] = quantity.canonical()
 
 
-# --- images and QoS -----------------------------------------------------------------
-
-
-def image_pull_policy(image: Any) -> str:
-    """``Always`` for a ``:latest`` or untagged image, else ``IfNotPresent`` (also for unparsable ones)."""
-    if not isinstance(image, str):
-        return "IfNotPresent"
-    match = _REFERENCE.fullmatch(image)
-    if match is None or len(match.group(1)) > 255:
-        return "IfNotPresent"
-    tag, digest = match.group(2) or "", match.group(3) or ""
-    if not tag and not digest:
-        tag = "latest"
-    return "Always" if tag == "latest" else "IfNotPresent"
+# --- QoS ------------------------------------------------------------------------
 
 
 def qos_class(pod: dict[str, Any]) -> str:
@@ -220,7 +164,7 @@ def qos_class(pod: dict[str, Any]) -> str:
             for name, raw in entries.items():
                 if name not in ("cpu", "memory"):
                     continue
-                quantity = _parse(raw)
+                quantity = parse_or_none(raw)
                 if quantity is None or quantity.sign() <= 0:
                     continue
                 found.add(name)

@@ -18,8 +18,8 @@ canonically keeps its spelling (``1e3`` stays ``1e3``, ``3Mi`` stays ``3Mi``).
 from __future__ import annotations
 
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal
-from functools import total_ordering
-from typing import Final
+from functools import lru_cache, total_ordering
+from typing import Any, Final
 
 __all__ = [
     "BINARY_SI",
@@ -378,3 +378,42 @@ def format_cpu_millis(millis: int) -> str:
 def format_bytes(count: int) -> str:
     """Print a byte count the API server's way: 134217728 -> ``128Mi``, 1500 -> ``1500``."""
     return Quantity(int(count), BINARY_SI).canonical()
+
+
+def parse_or_none(value: Any) -> Quantity | None:
+    """``value`` (a string or a JSON number) as a quantity; None if it is no quantity."""
+    if isinstance(value, str):
+        return _parse_text(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return parse_quantity(value)
+    except QuantityError:
+        return None
+
+
+# Every write of a Pod or a Node defaults its resource lists again (and works out a Pod's QoS class from
+# them), and they hold the same few spellings ("100m", "64Mi"): parsing them anew was a fifth of the cost
+# of defaulting a Pod. A Quantity never changes, so one may be shared.
+@lru_cache(maxsize=4096)
+def _parse_text(text: str) -> Quantity | None:
+    try:
+        return parse_quantity(text.strip())
+    except QuantityError:
+        return None
+
+
+def rounded_to_milli(value: Any) -> str | None:
+    """``value`` as a quantity rounded up to milli units, in canonical form; None if it is no quantity."""
+    if isinstance(value, str):
+        return _rounded_text(value)
+    return _rounded(value)
+
+
+def _rounded(value: Any) -> str | None:
+    quantity = parse_or_none(value)
+    return None if quantity is None else quantity.round_up(-3).canonical()
+
+
+# The canonical forms of those spellings, remembered as their quantities are.
+_rounded_text = lru_cache(maxsize=4096)(_rounded)

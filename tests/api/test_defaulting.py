@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from kubernetes import client as k8s
 
-from clusterviz.api.defaulting import apply_defaults, image_pull_policy, qos_class
+from clusterviz.api.defaulting import apply_defaults, qos_class
+from clusterviz.apimachinery.image_reference import image_pull_policy
 
 NOT_READY = {
     "key": "node.kubernetes.io/not-ready",
