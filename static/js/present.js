@@ -109,13 +109,15 @@ function layout() {
     el("rect", { class: "lane-bg", x, y: top, width, height: H - top - 6, rx: 12 }, lane);
     const name = el("text", { class: "lane-name", x: x + 14, y: top + 30 }, lane);
     name.textContent = node === "*" ? `+${known.length - MAX_LANES + 1} ${text("more")}` : node;
-    // A narrow lane puts its state under its name (and says "runtime"); only a very narrow one also stacks its
-    // kubelet above its runtime, which costs the height of a Pod chip or two on a 720-pixel screen.
+    // The state has a line of its own under the name: "NotReady · kubelet stopped" beside the name would run
+    // over it. A narrow lane says "runtime"; only a very narrow one also stacks its kubelet above its runtime,
+    // which costs the height of a Pod chip or two on a 720-pixel screen.
     const narrow = width < 380;
     const stacked = width < 280;
-    el("text", narrow ? { class: "lane-state", x: x + 14, y: top + 58 }
-      : { class: "lane-state", x: x + width - 14, y: top + 30, "text-anchor": "end" }, lane);
-    const boxTop = top + (narrow ? 72 : 46);
+    const status = el("text", { class: "lane-state", x: x + 14, y: top + 58 }, lane);
+    el("tspan", {}, status);
+    el("title", {}, status);
+    const boxTop = top + 72;
     const inner = (width - 36) / 2;
     const kubelet = stacked ? { x: x + 12, y: boxTop, w: width - 24, h: 44 } : { x: x + 12, y: boxTop, w: inner, h: BOX_H - 8 };
     const runtime = stacked ? { x: x + 12, y: boxTop + 56, w: width - 24, h: 44 }
@@ -133,6 +135,9 @@ function layout() {
     el("g", { class: "chips" }, lane);
     // Under the boxes: the scheduler's verdict (two lines) at hop 9, then the Pods.
     const verdictTop = runtime.y + runtime.h + 10;
+    // A NotReady node's eviction countdown is the moment of its lesson: drawn large where a verdict would go.
+    el("text", { class: "lane-countdown", x: x + width / 2, y: verdictTop + 42, "text-anchor": "middle",
+      "dominant-baseline": "central" }, lane);
     lanes.set(node, { x, y: top, w: width, h: H - top - 6, group: lane, verdictTop, chipsTop: verdictTop + 84 });
   });
   el("g", { id: "tokens" }, svg);
@@ -162,15 +167,24 @@ function drawState() {
     if (lanes.get(node.name)) {
       lane.group.classList.toggle("notready", !node.ready);
       lane.group.classList.toggle("cordoned", node.unschedulable);
-      const status = lane.group.querySelector(".lane-state");
-      status.textContent = node.ready ? `✓ ${text("ready")}` : `✗ ${text("notready")}`;
-      status.dataset.evictAt = node.evictAt || "";
-      if (node.kubeletStopped) status.textContent += ` · ${text("stopped")}`;
+      lane.group.querySelector('[data-component^="kubelet/"]')?.classList.toggle("stopped", node.kubeletStopped);
+      const parts = [node.ready ? `✓ ${text("ready")}` : `✗ ${text("notready")}`];
+      if (node.kubeletStopped) parts.push(text("stopped"));
       // Preemption made room here: the Pending Pods waiting for it are named on the lane.
       const nominated = node.nominated ?? [];
       lane.group.classList.toggle("nominated", nominated.length > 0);
-      if (nominated.length) status.textContent += ` · ${text("nominated")} ${nominated.join(", ")}`;
-      status.dataset.base = status.textContent;
+      if (nominated.length) parts.push(`${text("nominated")} ${nominated.join(", ")}`);
+      // What does not fit the lane gives way whole, from the end (the kubelet's box shows it stopped),
+      // and its title, shown on hover, has all of it.
+      const status = lane.group.querySelector(".lane-state");
+      const shown = status.querySelector("tspan");
+      status.querySelector("title").textContent = parts.join(" · ");
+      for (let kept = parts.length; kept > 0; kept--) {
+        shown.textContent = parts.slice(0, kept).join(" · ") + (kept < parts.length ? " · …" : "");
+        if (shown.getComputedTextLength() <= lane.w - 28) break;
+      }
+      fitText(shown, lane.w - 28);
+      lane.group.querySelector(".lane-countdown").dataset.evictAt = node.evictAt || "";
     }
     chipsByLane.set(lane, [...(chipsByLane.get(lane) ?? []), ...node.pods]);
   }
@@ -251,13 +265,18 @@ function drawServices() {
 }
 
 // The eviction countdown of a NotReady node, against the simulated clock (it runs at the chosen speed).
+// It gives way to the scheduler's verdict, which is drawn in the same place at hop 9.
 function tick() {
   const now = clock.wall + (clock.live ? (performance.now() - clock.at) * clock.speed : 0);
-  svg.querySelectorAll(".lane-state").forEach((status) => {
-    const at = Date.parse(status.dataset.evictAt || "");
-    if (!at || !clock.wall) return;
+  svg.querySelectorAll(".lane-countdown").forEach((countdown) => {
+    const at = Date.parse(countdown.dataset.evictAt || "");
+    const verdict = countdown.parentNode.querySelector(".verdict");
+    if (!at || !clock.wall || verdict?.childElementCount) {
+      countdown.textContent = "";
+      return;
+    }
     const left = Math.ceil((at - now) / 1000);
-    status.textContent = `${status.dataset.base} · ${left > 0 ? `${text("evict")} ${left} s` : text("evicting")}`;
+    countdown.textContent = left > 0 ? `${text("evict")} ${left} s` : text("evicting");
   });
 }
 setInterval(tick, 250);

@@ -274,8 +274,8 @@ def test_the_node_failure_lesson_evicts_and_replaces_within_a_minute(browser, li
     page.evaluate("""() => {
         window.sawCountdown = false;
         const look = () => {
-            const state = document.querySelector("#map .lane[data-node='node02'] .lane-state");
-            window.sawCountdown ||= (state?.textContent || "").includes("evicts in");
+            const countdown = document.querySelector("#map .lane[data-node='node02'] .lane-countdown");
+            window.sawCountdown ||= /^evicts in [0-9]+ s$/.test(countdown?.textContent || "");
         };
         new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true});
         look();
@@ -292,8 +292,8 @@ def test_the_node_failure_lesson_evicts_and_replaces_within_a_minute(browser, li
             # 250 ms tick; a starved browser may do both after the next press has moved the clock past
             # the eviction, which no teacher presses fast enough to see. Wait for the page to catch up.
             page.wait_for_function("""() => {
-                const state = document.querySelector("#map .lane[data-node='node02'] .lane-state");
-                return state?.dataset.evictAt && state.textContent !== state.dataset.base;
+                const countdown = document.querySelector("#map .lane[data-node='node02'] .lane-countdown");
+                return countdown?.dataset.evictAt && countdown.textContent;
             }""")
         running = [p for p in pods if p["status"].get("phase") == "Running" and p["spec"].get("nodeName") != "node02"
                    and not p["metadata"].get("deletionTimestamp")]
@@ -305,4 +305,10 @@ def test_the_node_failure_lesson_evicts_and_replaces_within_a_minute(browser, li
     assert replaced_at - stopped_at <= 60
     assert page.evaluate("window.sawCountdown")
     assert "NotReady" in (page.text_content("#map .lane[data-node='node02'] .lane-state") or "")
+    # However long the state, it stays inside its lane and clear of the node's name.
+    assert page.evaluate("""() => [...document.querySelectorAll("#map .lane")].every((lane) => {
+        const [bg, name, state] = [".lane-bg", ".lane-name", ".lane-state tspan"].map(
+            (s) => lane.querySelector(s).getBoundingClientRect());
+        return state.left >= bg.left && state.right <= bg.right && state.top >= name.bottom - 4;
+    })""")
     assert page.problems == []
