@@ -27,9 +27,13 @@ _objects_in = in_thread(kv.objects_in)
 
 BATCH = 500
 # Events kept in memory per cluster, at most KEEP and about KEEP_BYTES of their stored JSON (a scheduling
-# decision on 100 nodes is 300 KB); older revisions are read from the database.
-KEEP = 5000
-KEEP_BYTES = 32 * 1024 * 1024
+# decision on 100 nodes is 300 KB); older revisions are read from the database. A Pod's event holds its
+# object and the one before it, decoded at about 4.5 times their JSON's size (18 KB for a running Pod of
+# 4 KB): 10,000 such events held about 350 MB, more than the latest objects of 10,000 Pods do, so the
+# cache keeps a few seconds' worth of a busy cluster's writes, as kube-apiserver's does (100 events per
+# resource to start with). A watch or a write hop's publishing that is further behind reads the log.
+KEEP = 1000
+KEEP_BYTES = 8 * 1024 * 1024
 # After a failed read, wait this long before trying again.
 RETRY_SECONDS = 1.0
 # An update takes its old object from memory only when at most this many events came after it.

@@ -100,3 +100,20 @@ async def test_a_kept_object_lets_the_one_before_it_go_once_its_event_leaves_mem
         assert kept is not None and kept["spec"]["holderIdentity"] == "second"
     finally:
         watchcache.release(follower)
+
+
+async def test_the_cache_holds_a_bounded_stretch_of_the_log_in_memory():
+    # Each event holds its object and the one before it, decoded: a cache of a busy cluster that kept
+    # thousands of them held more memory than the cluster's objects themselves.
+    client = Client("demo")
+    cid = await sync_to_async(kv.cluster_id)("demo")
+    start = int((await client.list("configmaps", "default"))["metadata"]["resourceVersion"])
+    follower = watchcache.acquire(cid, start)
+    try:
+        for i in range(2 * watchcache.KEEP + 1):
+            latest = await client.create(config_map(f"c{i}", str(i)))
+        await follower.refresh(int(latest["metadata"]["resourceVersion"]))
+        assert follower.floor > start
+        assert len(follower.since(follower.floor)) <= 2000
+    finally:
+        watchcache.release(follower)
