@@ -20,9 +20,10 @@ async def bind(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         raise errors.invalid("Binding", "", rp.name, [required("target.name")])
     cid = await cluster_of(req)
     for attempt in range(PATCH_RETRIES):
-        # The watch cache's copy first: a binding based on a copy that is behind conflicts, and reads the store.
+        # The watch cache's object first (shared: the binding copies it below); a binding based on an object
+        # that is behind conflicts, and reads the store.
         cached = attempt == 0 and not req.query.get("dryRun")
-        old = await (watchcache.get if cached else _get)(cid, store_key(rp))
+        old = await watchcache.get(cid, store_key(rp), shared=True) if cached else await _get(cid, store_key(rp))
         if old is None:
             raise not_found(rp)
         if (old.get("metadata") or {}).get("deletionTimestamp"):

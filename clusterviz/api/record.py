@@ -77,7 +77,7 @@ class EventRecorder:
             "reportingInstance": self.host,
         }
         try:
-            await self.client.create(body, namespace)
+            await self.client.create(body, namespace, handed_over=True)
         except errors.StatusError:
             return  # events are best effort, as in client-go
         self._seen[identity] = (name, 1)

@@ -116,7 +116,7 @@ class PodControl:
                 continue
             ctl.expectations.expect_creation(key, pod_key)
             try:
-                await ctl.client.create(pod_from_template(owner, name, prefix), namespace)
+                await ctl.client.create(pod_from_template(owner, name, prefix), namespace, handed_over=True)
             except errors.StatusError as exc:
                 ctl.expectations.creation_observed(key, pod_key)
                 if exc.reason == "AlreadyExists":
