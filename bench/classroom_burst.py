@@ -17,7 +17,8 @@ clusters of 3 nodes in live mode at 1x, each opened once. Figures, as one JSON o
 - ``apply_failures``: the error of each apply that failed (the last line of kubectl's message);
 - ``peak_rss_mib``: the peak resident memory of each server process.
 
-``--pause`` prints the server's pid and waits for Enter before the burst (to attach a profiler).
+``--pause`` prints the server's pids (web, then workers) and waits for Enter before the burst (to attach a
+profiler or take a snapshot of every process's CPU), and again after the figures, before it stops them.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=15.0, help="seconds to let the engines start first")
     parser.add_argument("--workers", type=int, default=0, help="simworker processes beside the web process")
     parser.add_argument("--budget", type=float, default=300.0, help="wall seconds allowed for all Running")
-    parser.add_argument("--pause", action="store_true", help="wait for Enter before the burst (to attach a profiler)")
+    parser.add_argument("--pause", action="store_true", help="wait for Enter before the burst and before stopping (to attach a profiler)")
     args = parser.parse_args()
     if args.workers and not backend.postgres():
         # Workers on SQLite and the in-memory layer cannot be sent the writes: the web process would
@@ -147,7 +148,7 @@ def main() -> None:
 
             targets = names[1:]
             if args.pause:
-                input(f"server pid {server.process.pid}: press Enter to apply ")
+                input(f"server pids {' '.join(map(str, pids))}: press Enter to apply ")
             first = time.perf_counter()
             burst_start_each = [cpu_seconds([pid]) for pid in pids]
             machine_start = machine_busy_seconds()
@@ -177,6 +178,8 @@ def main() -> None:
                 "apply_failures": failures,
                 "peak_rss_mib": [round(peak_rss_mib(pid), 1) for pid in pids],
             }), flush=True)
+            if args.pause:
+                input("press Enter to stop the server ")
         finally:
             for worker in workers:
                 worker.terminate()
