@@ -11,7 +11,7 @@ from clusterviz.kubelet import csi_node
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
-from . import clock
+from . import clock, errors
 from .addresses import API_SERVER_ADDRESS, node_address, pod_subnet
 from .apiservices import local_api_services
 from .client import Client
@@ -82,6 +82,16 @@ def node_object(name: str, index: int, cpu: str = "4", memory: str = "8Gi", pods
     }
 
 
+async def _unless_made(client: Client, obj: dict[str, Any]) -> None:
+    """Create an object a controller also makes: a server already running the new cluster's engine may have
+    made it first, which is no failure."""
+    try:
+        await client.create(obj)
+    except errors.StatusError as exc:
+        if exc.reason != "AlreadyExists":
+            raise
+
+
 async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str = "8Gi", pods: int = 110) -> bool:
     """Create cluster ``name`` with its namespaces and ``nodes`` Ready nodes; False if it existed."""
     existing = await in_thread(kv.cluster_names)()
@@ -93,8 +103,9 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
         await client.create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
         # What the service account controller and the root CA publisher of a running cluster have made
         # by the time anyone looks; they make the same for every namespace created later.
-        await client.create({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": ns}})
-        await client.create(root_ca_config_map(ns, name))
+        await _unless_made(client, {"apiVersion": "v1", "kind": "ServiceAccount",
+                                    "metadata": {"name": "default", "namespace": ns}})
+        await _unless_made(client, root_ca_config_map(ns, name))
     # What the API server's post-start hook makes: the two system priority classes.
     for pc_name, (value, description) in SYSTEM_PRIORITY_CLASSES.items():
         await client.create({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
@@ -134,7 +145,7 @@ async def create_cluster(name: str, nodes: int = 3, cpu: str = "4", memory: str 
     for i in range(1, nodes + 1):
         node = await client.create(node_object(f"node{i:02d}", i, cpu, memory, pods))
         # Registered by its kubelet's CSI driver before anyone looks, as the node itself.
-        await client.create(csi_node.csi_node(node))
+        await _unless_made(client, csi_node.csi_node(node))
     return True
 
 

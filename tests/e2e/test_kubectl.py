@@ -124,7 +124,7 @@ def test_get_pods_watch_prints_a_line_when_a_pod_appears(kubectl: Kubectl, tmp_p
     env_home = kubectl.home
     proc = subprocess.Popen(
         [kubectl.binary, f"--server={kubectl.server}", f"--cache-dir={env_home / 'cache'}", "get", "pods", "--watch",
-         "-l", "app=watched"],
+         "-l", "app=watched", "-v=6"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={"HOME": str(env_home), "KUBECONFIG": str(env_home / "kubeconfig"), "PATH": "/usr/bin:/bin"},
     )
@@ -139,15 +139,26 @@ def test_get_pods_watch_prints_a_line_when_a_pod_appears(kubectl: Kubectl, tmp_p
                 seen.set()
                 return
 
+    watching = threading.Event()
+
+    def read_errors() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if "watch=true" in line and " 200 OK" in line:
+                watching.set()
+
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
+    threading.Thread(target=read_errors, daemon=True).start()
     manifest = tmp_path / "pod.yaml"
     manifest.write_text(
         "apiVersion: v1\nkind: Pod\nmetadata:\n  name: watched-pod\n  labels: {app: watched}\n"
         "spec:\n  containers:\n  - name: c\n    image: nginx:1.27\n"
     )
     try:
-        # kubectl prints "No resources found" on stderr before it starts watching; create after that.
+        # Create once kubectl's watch is open (its -v=6 log says so): before, its list (on a loaded machine)
+        # may already show the Pod past Pending.
+        assert watching.wait(timeout=30), "kubectl never opened its watch"
         ok(kubectl("apply", "-f", str(manifest)))
         assert seen.wait(timeout=30), f"no line for the new pod; got {lines!r}"
         assert any(line.split()[:3] == ["watched-pod", "0/1", "Pending"] for line in lines)
