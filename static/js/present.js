@@ -13,6 +13,7 @@ const MOVE_MS = new URLSearchParams(location.search).get("anim") === "0" ? 0 : 7
 const MAX_LANES = 6;
 const BOX_H = 64;
 const CHIP_H = 36;
+const VERDICT_H = 84; // the verdict's two lines
 
 let known = (data.nodes || "").split(" ").filter(Boolean);
 let edges = new Map();
@@ -133,12 +134,11 @@ function layout() {
     }
     el("g", { class: "verdict" }, lane);
     el("g", { class: "chips" }, lane);
-    // Under the boxes: the scheduler's verdict (two lines) at hop 9, then the Pods.
+    // Under the boxes: the Pods; at hop 9 the scheduler's verdict (two lines) comes first and they move down.
     const verdictTop = runtime.y + runtime.h + 10;
-    // A NotReady node's eviction countdown is the moment of its lesson: drawn large where a verdict would go.
-    el("text", { class: "lane-countdown", x: x + width / 2, y: verdictTop + 42, "text-anchor": "middle",
-      "dominant-baseline": "central" }, lane);
-    lanes.set(node, { x, y: top, w: width, h: H - top - 6, group: lane, verdictTop, chipsTop: verdictTop + 84 });
+    // A NotReady node's eviction countdown is the moment of its lesson: drawn large above its Pods.
+    el("text", { class: "lane-countdown", x: x + width / 2, "text-anchor": "middle", "dominant-baseline": "central" }, lane);
+    lanes.set(node, { x, y: top, w: width, h: H - top - 6, group: lane, verdictTop });
   });
   el("g", { id: "tokens" }, svg);
   drawState();
@@ -196,10 +196,18 @@ function drawState() {
 function drawChips(lane, pods) {
   const group = lane.group.querySelector(".chips");
   group.replaceChildren();
-  const room = Math.max(1, Math.floor((lane.y + lane.h - lane.chipsTop - 8) / (CHIP_H + 8)));
+  let top = scoring ? lane.verdictTop + VERDICT_H : lane.verdictTop;
+  const countdown = lane.group.querySelector(".lane-countdown");
+  if (countdown.dataset.evictAt && !scoring) {
+    countdown.setAttribute("y", top + CHIP_H / 2);
+    top += CHIP_H + 8;
+  }
+  // A row for each Pod that fits, the last saying how many more there are; none while a verdict fills the lane.
+  const room = Math.floor((lane.y + lane.h - top - 8) / (CHIP_H + 8));
+  if (room < 1) return;
   const shown = pods.length > room ? pods.slice(0, room - 1) : pods;
   shown.forEach((pod, i) => {
-    const y = lane.chipsTop + i * (CHIP_H + 8);
+    const y = top + i * (CHIP_H + 8);
     const marks = `${pod.name === story.pod ? " followed" : ""}${pod.preempted ? " preempted" : ""}`;
     const chip = el("g", { class: `chip ${pod.css}${marks}`, "data-pod": pod.name,
       tabindex: 0, role: "button" }, group);
@@ -209,14 +217,11 @@ function drawChips(lane, pods) {
     name.textContent = pod.name;
     const status = el("text", { class: "chip-status", x: lane.x + lane.w - 24, y: y + CHIP_H / 2,
       "dominant-baseline": "central", "text-anchor": "end" }, chip);
-    status.textContent = pod.preempted ? `${pod.status} · ${text("preempted")}` : pod.status;
+    const whole = pod.preempted ? `${pod.status} · ${text("preempted")}` : pod.status;
+    status.textContent = whole;
     // A status wider than half the chip (CrashLoopBackOff in a narrow lane) gives way too, so that the
     // name keeps room of its own instead of being drawn under it; the chip's title has both in full.
-    let said = status.textContent;
-    while (status.getComputedTextLength() > (lane.w - 48) / 2 && said.length > 4) {
-      said = said.slice(0, -1);
-      status.textContent = `${said}…`;
-    }
+    fitText(status, (lane.w - 48) / 2);
     // A long Pod name gives way to its status: the end of a generated name is what tells Pods apart.
     const room = lane.w - 60 - status.getComputedTextLength();
     let value = pod.name;
@@ -224,9 +229,15 @@ function drawChips(lane, pods) {
       value = value.slice(1);
       name.textContent = `…${value}`;
     }
+    // In a lane too narrow for both (six nodes at 1280 pixels) the status keeps the chip to itself.
+    if (name.getComputedTextLength() > room) {
+      name.textContent = "";
+      status.textContent = whole;
+      fitText(status, lane.w - 48);
+    }
   });
   if (pods.length > shown.length) {
-    const more = el("text", { class: "more", x: lane.x + 24, y: lane.chipsTop + shown.length * (CHIP_H + 8) + CHIP_H / 2,
+    const more = el("text", { class: "more", x: lane.x + 24, y: top + shown.length * (CHIP_H + 8) + CHIP_H / 2,
       "dominant-baseline": "central" }, group);
     more.textContent = `+${pods.length - shown.length} ${text("more")}`;
   }
@@ -265,13 +276,12 @@ function drawServices() {
 }
 
 // The eviction countdown of a NotReady node, against the simulated clock (it runs at the chosen speed).
-// It gives way to the scheduler's verdict, which is drawn in the same place at hop 9.
+// It gives way to the scheduler's verdict at hop 9.
 function tick() {
   const now = clock.wall + (clock.live ? (performance.now() - clock.at) * clock.speed : 0);
   svg.querySelectorAll(".lane-countdown").forEach((countdown) => {
     const at = Date.parse(countdown.dataset.evictAt || "");
-    const verdict = countdown.parentNode.querySelector(".verdict");
-    if (!at || !clock.wall || verdict?.childElementCount) {
+    if (!at || !clock.wall || scoring) {
       countdown.textContent = "";
       return;
     }
@@ -466,10 +476,12 @@ function bindToLane(node) {
 // --- hop 9 drawn in the lanes: verdicts, a pause to predict, then the scores and the winner ----
 
 function clearScoring() {
+  const shown = scoring !== null;
   scoring = null;
   svg.querySelectorAll(".binding").forEach((line) => line.remove());
   svg.querySelectorAll(".lane .verdict").forEach((g) => g.replaceChildren());
   svg.querySelectorAll(".lane").forEach((l) => l.classList.remove("winner", "loser"));
+  if (shown) drawState(); // the Pods move back up
 }
 
 async function showScoring(revealed) {
@@ -480,6 +492,7 @@ async function showScoring(revealed) {
   const records = (listed.items || []).sort((a, b) => a.attempt - b.attempt);
   if (!records.length) return;
   scoring = { record: records[0], revealed: false };
+  drawState(); // the Pods move down to make room for the verdicts
   drawScoring();
   if (!scoring.record.selected) {
     subtitle("9", text("nofit"), story.noFit?.text || "");
@@ -520,8 +533,8 @@ function shortReason(filter) {
 function fitText(t, room) {
   let value = t.textContent;
   while (t.getComputedTextLength() > room && value.length > 4) {
-    value = value.slice(0, -2);
-    t.textContent = `${value}…`;
+    value = value.slice(0, -1);
+    t.textContent = `${value.trimEnd()}…`;
   }
 }
 
@@ -561,8 +574,12 @@ async function revealScores(instant = false) {
     for (const node of nodes) {
       const score = node.scores.find((s) => s.plugin === plugin);
       totals.set(node.name, totals.get(node.name) + (score?.weighted ?? 0));
-      const badge = lanes.get(node.name).group.querySelector(".verdict .score");
-      if (badge) badge.textContent = `${text("total")} ${totals.get(node.name)}`;
+      const lane = lanes.get(node.name);
+      const badge = lane.group.querySelector(".verdict .score");
+      if (badge) {
+        badge.textContent = `${text("total")} ${totals.get(node.name)}`;
+        fitTotal(badge, lane.w - 48);
+      }
     }
     if (!instant) {
       document.getElementById("sub-why").textContent = `+ ${plugin}`;
@@ -601,7 +618,15 @@ function markWinner() {
   }
   const lane = lanes.get(selected);
   const badge = lane?.group.querySelector(".verdict .score");
-  if (badge && !badge.textContent.includes("★")) badge.textContent = `★ ${badge.textContent}`;
+  if (badge && !badge.textContent.includes("★")) {
+    badge.textContent = `★ ${badge.textContent}`;
+    fitTotal(badge, lane.w - 48);
+  }
+}
+
+// A lane too narrow for "★ total 799" (six nodes at 1280 pixels) keeps the number and drops the word.
+function fitTotal(badge, room) {
+  if (badge.getComputedTextLength() > room) badge.textContent = badge.textContent.replace(`${text("total")} `, "");
 }
 
 // --- the websocket and the controls ----------------------------------------------------------
