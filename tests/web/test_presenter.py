@@ -212,6 +212,44 @@ def _to_hop_nine_revealed(page) -> None:
     page.wait_for_selector("#map .lane.winner")
 
 
+# Every lane's text inside its lane and clear of the rest; each Pod chip or "+N more" inside its lane.
+LANES_TIDY = """() => [...document.querySelectorAll("#map .lane")].flatMap((lane) => {
+    const bg = lane.querySelector(".lane-bg").getBoundingClientRect();
+    const texts = [...lane.querySelectorAll("text")].filter((t) => t.textContent.trim());
+    const boxes = texts.map((t) => [t.textContent.trim().slice(0, 30), t.getBoundingClientRect()]);
+    const problems = boxes.filter(([, r]) => r.left < bg.left - 1 || r.right > bg.right + 1 || r.top < bg.top - 1
+        || r.bottom > bg.bottom + 1).map(([what]) => `${lane.dataset.node}: ${what} outside its lane`);
+    boxes.forEach(([a, ra], i) => boxes.slice(i + 1).forEach(([b, rb]) => {
+        if (ra.left < rb.right - 2 && rb.left < ra.right - 2 && ra.top < rb.bottom - 2 && rb.top < ra.bottom - 2)
+            problems.push(`${lane.dataset.node}: ${a} over ${b}`);
+    }));
+    return problems;
+})"""
+
+
+def test_six_narrow_lanes_at_1280_show_their_pods_under_a_one_line_bar(browser, live: LiveServer):
+    cluster = _cluster(live, "present-six-lanes-at-1280-with-a-long-name")
+    page = _page(browser, 1280, 720)
+    _open(page, live, cluster, "node-affinity")  # six nodes, and one of the longest titles
+    bar = page.evaluate("""() => [...document.querySelectorAll('.bar-top > *')].map((e) => {
+        const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.right]; })""")
+    # One line: every item of the bar beside the others, none past the screen's edge.
+    assert max(top for top, _, _ in bar) < min(bottom for _, bottom, _ in bar)
+    assert max(right for _, _, right in bar) <= 1280
+    _to_hop_nine_revealed(page)
+    assert page.evaluate(LANES_TIDY) == []
+    for _press in range(6):
+        _next(page)
+    pods = _api(live, cluster, "/api/v1/namespaces/default/pods")["items"]
+    placed = {p["spec"]["nodeName"] for p in pods if p["spec"].get("nodeName")}
+    assert placed
+    for node in placed:
+        assert page.locator(f"#map .lane[data-node='{node}'] .chip").count() >= 1, f"no Pod drawn on {node}"
+    assert page.evaluate(LANES_TIDY) == []
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.problems == []
+
+
 def test_the_resources_lesson_shows_the_seeds_fractions_and_balanced_allocation_deciding(browser, live: LiveServer):
     cluster = _cluster(live, "present-resources")
     page = _page(browser)
