@@ -328,11 +328,15 @@ def test_the_node_failure_lesson_evicts_and_replaces_within_a_minute(browser, li
         ):
             # The server counts down now. The lane learns it over the page's socket and draws it on its
             # 250 ms tick; a starved browser may do both after the next press has moved the clock past
-            # the eviction, which no teacher presses fast enough to see. Wait for the page to catch up.
-            page.wait_for_function("""() => {
+            # the eviction, which no teacher presses fast enough to see. Wait for the page to catch up
+            # with this moment: before the eviction it must say how long is left.
+            wall = _api(live, cluster, "/apis/clusterviz.io/v1/simulations/default")["status"]["wall"]
+            page.wait_for_function("""(wall) => {
                 const countdown = document.querySelector("#map .lane[data-node='node02'] .lane-countdown");
-                return countdown?.dataset.evictAt && countdown.textContent;
-            }""")
+                const at = Date.parse(countdown?.dataset.evictAt || "");
+                if (!at || !countdown.textContent) return false;
+                return Date.parse(wall) >= at || /^evicts in [0-9]+ s$/.test(countdown.textContent);
+            }""", arg=wall)
         running = [p for p in pods if p["status"].get("phase") == "Running" and p["spec"].get("nodeName") != "node02"
                    and not p["metadata"].get("deletionTimestamp")]
         gone = all(p["metadata"].get("deletionTimestamp") for p in pods if p["metadata"]["name"] in lost)
