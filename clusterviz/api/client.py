@@ -65,12 +65,14 @@ class Client:
     async def request(
         self, method: str, path: str, *, query: dict[str, str] | None = None, payload: Any = None,
         content_type: str = "application/json", accept: str = "application/json", handed_over: bool = False,
+        reads_only: bool = False,
     ) -> ApiResponse:
-        """Send one request; non-2xx replies raise ``StatusError``."""
+        """Send one request; non-2xx replies raise ``StatusError``. With ``reads_only`` the caller promises to
+        change nothing in the answer, which may then share the server's objects."""
         req = ApiRequest(
             cluster=self.cluster, method=method, path=path, query=query or {}, payload=payload,
-            payload_handed_over=handed_over, content_type=content_type, accept=accept, client=self.component,
-            simulated=self.simulated,
+            payload_handed_over=handed_over, reads_only=reads_only, content_type=content_type, accept=accept,
+            client=self.component, simulated=self.simulated,
         )
         resp = await dispatch(req)
         if resp.status >= 400:

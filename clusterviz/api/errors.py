@@ -22,6 +22,7 @@ class StatusError(Exception):
         message: str,
         details: dict[str, Any] | None = None,
         retry_after: int | None = None,
+        continue_token: str = "",
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -29,13 +30,14 @@ class StatusError(Exception):
         self.message = message
         self.details = details
         self.retry_after = retry_after
+        self.continue_token = continue_token
 
     def status(self) -> dict[str, Any]:
         """The Status object sent to the client."""
         body: dict[str, Any] = {
             "kind": "Status",
             "apiVersion": "v1",
-            "metadata": {},
+            "metadata": {"continue": self.continue_token} if self.continue_token else {},
             "status": "Failure",
             "message": self.message,
             "reason": self.reason,
@@ -103,8 +105,9 @@ def not_found_path() -> StatusError:
     return StatusError(404, "NotFound", "the server could not find the requested resource", {})
 
 
-def expired(message: str) -> StatusError:
-    return StatusError(410, "Expired", message)
+def expired(message: str, continue_token: str = "") -> StatusError:
+    """410 Expired; ``continue_token``: where an expired list's pages may go on from (in the Status's metadata)."""
+    return StatusError(410, "Expired", message, continue_token=continue_token)
 
 
 def too_large(limit: int) -> StatusError:

@@ -24,7 +24,6 @@ from . import (
     errors,
     field_validation,
     managedfields,
-    paging,
     secret_data,
     strategy,
     tables,
@@ -180,20 +179,6 @@ async def get(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         return ok(strategy.scale_of(rp.resource, obj, selector_string(obj)))
     rv = resource_version(obj)
     return ok(render(req, rp.resource, [obj], rv, single=True))
-
-
-async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
-    cid = await cluster_of(req)
-    label_sel, field_reqs = parse_selectors(req, rp.resource)
-    limit, after = paging.parse(req.query)
-    items, revision = await _list(cid, rp.resource.key, rp.namespace or None, **_indexed(field_reqs))
-    items = [o for o in items if matches(o, label_sel, field_reqs)]
-    page, more = paging.page(items, limit, after)
-    body = render(req, rp.resource, page, revision, single=False)
-    if more:
-        body["metadata"]["continue"] = paging.token(revision, page[-1])
-        body["metadata"]["remainingItemCount"] = more
-    return ok(body)
 
 
 def selector_string(obj: dict[str, Any]) -> str:

@@ -108,8 +108,17 @@ class ObjectCache:
     def objects(self, resource: str, namespace: str | None) -> list[dict[str, Any]]:
         """Copies of ``resource``'s objects (of one namespace, or all), by namespace and name, as the store lists them."""
         table = self._tables[resource]
-        keys = sorted(where for where in table if namespace is None or where[0] == namespace)
-        return [_copy(table[where]) for where in keys]
+        return [_copy(table[where]) for where in self.keys(resource, namespace)]
+
+    def keys(self, resource: str, namespace: str | None) -> list[tuple[str, str]]:
+        """``resource``'s keys (of one namespace, or all), by namespace and name."""
+        return sorted(where for where in self._tables[resource] if namespace is None or where[0] == namespace)
+
+    def shared(self, resource: str, where: tuple[str, str]) -> dict[str, Any]:
+        """The object at a key ``keys`` gave, itself (decoded now if nobody read it yet): for a caller that only
+        reads it, before the cache takes the next events."""
+        found = self._tables[resource][where]
+        return found.object if isinstance(found, kv.Event) else found
 
 
 def _copy(found: kv.Event | dict[str, Any]) -> dict[str, Any]:

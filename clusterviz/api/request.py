@@ -39,6 +39,9 @@ class ApiRequest:
     payload: Any = None
     # The in-process caller keeps no reference to ``payload``, so a create need not copy it first.
     payload_handed_over: bool = False
+    # The caller changes nothing it is answered (an HTTP reply is encoded at once; an informer's cache is only
+    # read, as the watch events it is sent are), so a list may answer with the watch cache's own objects.
+    reads_only: bool = False
     # The cluster's simulation, when one runs it in this process (see api/gate.py).
     gate: Gate | None = None
     # False for set-up writes (a new cluster's namespaces and nodes), which are not part of any lesson.

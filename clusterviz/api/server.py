@@ -23,6 +23,7 @@ from . import (
     field_validation,
     gate,
     handlers,
+    listing,
     logs,
     openapi,
     reviews,
@@ -195,7 +196,7 @@ async def _verb(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
                 _need("watch", rp)
                 return await watch(req, rp)
             _need("list", rp)
-            return await handlers.list_(req, rp)
+            return await listing.list_(req, rp)
         if rp.sub == "binding":
             raise errors.method_not_allowed("get", rp.resource.plural, rp.resource.group)
         if rp.sub == "log":

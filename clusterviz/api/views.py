@@ -46,6 +46,7 @@ async def api(request: HttpRequest, cluster: str, path: str = "") -> HttpRespons
         client=client_name(request.headers.get("User-Agent", "")),
         user_agent=request.headers.get("User-Agent", ""),
         host=request.get_host(),
+        reads_only=True,
     )
     req.user, req.groups, req.granted = getattr(request, "clusterviz_access", ANONYMOUS_ACCESS)
     return to_http(await dispatch(req))

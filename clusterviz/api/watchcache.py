@@ -230,13 +230,17 @@ def _keeping(cid: int, resource: str) -> LogFollower | None:
     return follower if follower is not None and follower.current() else None
 
 
+async def _loaded(follower: LogFollower, resource: str) -> bool:
+    """Whether ``follower`` keeps ``resource``, listing it from the store first if it does not yet."""
+    if follower.objects.has(resource):
+        return True
+    items, revision = await _list(follower.cid, resource, None)
+    return follower.keep(resource, items, revision)
+
+
 async def _answers(follower: LogFollower, resource: str) -> bool:
-    """Whether ``follower`` keeps ``resource`` (listing it from the store first if it does not yet) and is current."""
-    if not follower.objects.has(resource):
-        items, revision = await _list(follower.cid, resource, None)
-        if not follower.keep(resource, items, revision):
-            return False
-    return follower.current()
+    """Whether ``follower`` keeps ``resource`` (see ``_loaded``) and is current."""
+    return await _loaded(follower, resource) and follower.current()
 
 
 async def get(cid: int, key: kv.Key, *, shared: bool = False) -> dict[str, Any] | None:
@@ -252,6 +256,21 @@ async def get(cid: int, key: kv.Key, *, shared: bool = False) -> dict[str, Any] 
         if found is not None:
             return found
     return await _get(cid, key)
+
+
+async def listing(cid: int, resource: str) -> LogFollower | None:
+    """The running loop's follower of cluster ``cid``, caught up with the store's current revision and keeping
+    ``resource``; None when there is none, or it cannot answer now (the store then does).
+
+    As kube-apiserver serves a consistent list from its watch cache once the cache has caught up with etcd's
+    revision, a list (or a page of one) read from ``objects`` right away, without awaiting anything in
+    between, is the state at ``head``: no copy of the collection is made, and no object decoded twice.
+    """
+    follower = _followers.get((asyncio.get_running_loop(), cid)) if resource in KEPT else None
+    if follower is None:
+        return None
+    await follower.refresh(await _current_revision(cid))
+    return follower if await _loaded(follower, resource) else None
 
 
 async def objects(cid: int, resource: str, namespace: str | None) -> list[dict[str, Any]]:

@@ -1,0 +1,76 @@
+"""The list verb: a collection, or a page of it, from the watch cache's objects or from the store.
+
+kubectl reads a big collection in pages of 500 (see paging). A resource the watch cache keeps is paged from
+its objects, which are decoded once and shared by every reader of the process: a page costs what its own
+objects cost to send, not a copy of the whole collection, and an informer's first list decodes nothing
+anew. Other resources, and callers that may change what they get, are answered from the store.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from typing import Any
+
+from clusterviz.store import kv
+from clusterviz.store.threads import in_thread
+
+from . import errors, paging, watchcache
+from .handlers import _indexed, _list, cluster_of, matches, ok, parse_selectors, render
+from .request import ApiRequest, ApiResponse, ResourcePath
+
+_events_since = in_thread(kv.events_since)
+
+
+async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
+    """GET on a collection: a List (or Table) of the objects that match the selectors, a page at a time when
+    the client sets a limit."""
+    resource = rp.resource
+    cid = await cluster_of(req)
+    label_sel, field_reqs = parse_selectors(req, resource)
+    # Every key of the collection has this namespace (None: a list across namespaces).
+    namespace = rp.namespace if rp.namespace or not resource.namespaced else None
+    options = paging.parse(req.query, namespace)
+    if options.revision is not None and options.revision != paging.LATEST:
+        await _held(cid, options.revision, options.start, namespace)
+    elif options.exact is not None:
+        await _held(cid, options.exact, None, namespace)
+    # Only a caller that changes nothing it gets may hold the watch cache's own objects; for the others, the
+    # store's fresh ones cost no more than copies would.
+    follower = await watchcache.listing(cid, resource.key) if req.reads_only else None
+    if follower is not None:
+        # From here to the reply nothing is awaited: the page is the watch cache's state at its head.
+        keys = follower.objects.keys(resource.key, rp.namespace or None)
+        first = 0 if options.start is None else bisect.bisect_left(keys, options.start)
+        entries: Iterator[tuple[paging.Where, dict[str, Any]]] = (
+            (where, follower.objects.shared(resource.key, where)) for where in keys[first:]
+        )
+        revision, total = follower.head, len(keys) - first
+    else:
+        items, revision = await _list(cid, resource.key, rp.namespace or None, **_indexed(field_reqs))
+        ordered = sorted(((paging.key_of(o), o) for o in items), key=lambda entry: entry[0])
+        if options.start is not None:
+            ordered = ordered[bisect.bisect_left(ordered, options.start, key=lambda entry: entry[0]):]
+        entries, total = iter(ordered), len(ordered)
+    page, last = paging.take(entries, options.limit, lambda obj: matches(obj, label_sel, field_reqs))
+    if options.revision is not None and options.revision != paging.LATEST:
+        revision = options.revision  # every page of a listing reports its first page's revision
+    body = render(req, resource, page, revision, single=False)
+    if last is not None:
+        body["metadata"]["continue"] = paging.token(revision, last, namespace)
+        if label_sel is None and not field_reqs:
+            # As etcd counts keys, not matches: only an unfiltered list says how many remain.
+            body["metadata"]["remainingItemCount"] = total - options.limit
+    return ok(body)
+
+
+async def _held(cid: int, revision: int, start: paging.Where | None, namespace: str | None) -> None:
+    """410 Expired when the watch log no longer holds ``revision`` (etcd compacted it): a continue token's,
+    which comes back as one to go on from at the latest revision, or an exact read's."""
+    try:
+        await _events_since(cid, revision, 1)
+    except kv.Compacted:
+        if start is None:
+            raise errors.expired(paging.EXPIRED_LIST) from None
+        # The token's start is just after the key its page ended with; the new token starts there again.
+        raise errors.expired(paging.INCONSISTENT_CONTINUE, continue_token=paging.resume(start, namespace)) from None
