@@ -21,15 +21,21 @@ DEFAULT_TOLERATION_SECONDS = 300
 EVICTING_TAINTS = ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable")
 
 
-def _eviction_at(node: dict[str, Any], pods: list[dict[str, Any]], eviction_timeout: float) -> str:
-    """When the first Pod on a tainted node is evicted (RFC 3339), or "" when nothing counts down."""
+def tainted_at(node: dict[str, Any]) -> datetime | None:
+    """When the node got its first not-ready or unreachable NoExecute taint, or None when it has none."""
     added: list[datetime] = []
     for taint in (node.get("spec") or {}).get("taints") or []:
         if taint.get("effect") == "NoExecute" and taint.get("key") in EVICTING_TAINTS:
             moment = clock.parse(str(taint.get("timeAdded") or ""))
             if moment is not None:
                 added.append(moment)
-    if not added or not pods:
+    return min(added, default=None)
+
+
+def eviction_at(node: dict[str, Any], pods: list[dict[str, Any]], eviction_timeout: float) -> str:
+    """When the first of ``pods`` on a tainted node is evicted (RFC 3339), or "" when nothing counts down."""
+    added = tainted_at(node)
+    if added is None or not pods:
         return ""
     seconds = []
     for pod in pods:
@@ -39,14 +45,14 @@ def _eviction_at(node: dict[str, Any], pods: list[dict[str, Any]], eviction_time
             if t.get("key") in EVICTING_TAINTS and t.get("effect") in ("NoExecute", None, "")
         ]
         if not tolerated:
-            return clock.rfc3339(min(added))  # no toleration: evicted at once
+            return clock.rfc3339(added)  # no toleration: evicted at once
         limit = min(float(s) for s in tolerated if s is not None) if any(s is not None for s in tolerated) else None
         if limit is None:
             continue  # tolerates forever
         seconds.append(eviction_timeout if limit == DEFAULT_TOLERATION_SECONDS else limit)
     if not seconds:
         return ""
-    return clock.rfc3339(min(added) + timedelta(seconds=min(seconds)))
+    return clock.rfc3339(added + timedelta(seconds=min(seconds)))
 
 
 def _preempted(pod: dict[str, Any]) -> bool:
@@ -91,7 +97,7 @@ def map_state(
                 "taints": card.taints,
                 "cpu": f"{card.cpu_requested} / {card.cpu_allocatable}",
                 "memory": f"{card.memory_requested} / {card.memory_allocatable}",
-                "evictAt": "" if card.ready else _eviction_at(raw_nodes[card.name], placed, eviction_timeout),
+                "evictAt": "" if card.ready else eviction_at(raw_nodes[card.name], placed, eviction_timeout),
                 "nominated": sorted(nominated.get(card.name, [])),
                 "pods": [
                     {

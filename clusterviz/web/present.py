@@ -9,6 +9,8 @@ from ``story.json``; every change still travels the one path, list-watch through
 from __future__ import annotations
 
 import logging
+import math
+from datetime import timedelta
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -19,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clusterviz import lessons
-from clusterviz.api import errors
+from clusterviz.api import clock, errors
 from clusterviz.api.client import Client
 from clusterviz.lessons import runner
 from clusterviz.lessons.script import Action, Lesson
@@ -27,6 +29,7 @@ from clusterviz.lessons.script import Action, Lesson
 from . import kubectl, story
 from .actions import node_meaning
 from .captions import CLIENTS, caption
+from .cluster_map import DEFAULT_TOLERATION_SECONDS, eviction_at, tainted_at
 from .language import chinese, translate_upstream
 from .models import Presentation
 
@@ -242,6 +245,33 @@ async def _skip(client: Client) -> float | None:
     return float(((response.body.get("details") or {}).get("next") or {}).get("time", 0.0))
 
 
+async def _countdown_begun(client: Client, since: str, eviction_timeout: float) -> dict[str, Any] | None:
+    """A NotReady node tainted NoExecute since the simulated moment ``since`` whose Pods are still to be
+    evicted: where Next waits, so the class sees the countdown before the clock moves on to the eviction."""
+    began = clock.parse(since)
+    if began is None:
+        return None
+    for node in (await client.list("nodes"))["items"]:
+        added = tainted_at(node)
+        # timeAdded has whole seconds only, and the taint's write may have begun at the previous press.
+        if added is None or added < began.replace(microsecond=0) - timedelta(seconds=1):
+            continue
+        name = node["metadata"]["name"]
+        pods = (await client.list("pods", field_selector=f"spec.nodeName={name}"))["items"]
+        at = clock.parse(eviction_at(node, pods, eviction_timeout))
+        now = clock.parse(str((await _simulation(client))["status"].get("wall", ""))) or began
+        if at is not None and at > now:
+            taint = next(t for t in node["spec"]["taints"] if t.get("effect") == "NoExecute")
+            return {
+                "what": _("%(node)s is tainted %(taint)s:NoExecute: its Pods are evicted in %(left)s s.")
+                % {"node": name, "taint": taint.get("key", ""), "left": math.ceil((at - now).total_seconds())},
+                "why": _("The taint-eviction controller leaves each Pod on the node for its tolerationSeconds "
+                         "(%(seconds)s s here, 300 s by default), then evicts it. The next press moves the clock on.")
+                % {"seconds": f"{(at - added).total_seconds():g}"},
+            }
+    return None
+
+
 @require_POST
 async def next_beat(request: HttpRequest, cluster: str) -> JsonResponse:
     """Deliver messages until the followed Pod's story has one more complete beat, or another hop worth a stop.
@@ -252,10 +282,13 @@ async def next_beat(request: HttpRequest, cluster: str) -> JsonResponse:
     """
     client = Client(cluster, "dashboard")
     presentation = await _presentation(cluster)
+    simulation = await _simulation(client)
+    began_at = str(simulation["status"].get("wall", ""))
+    eviction_timeout = float(simulation["spec"].get("podEvictionTimeoutSeconds", DEFAULT_TOLERATION_SECONDS))
     messages = await _trace(client, presentation.start_seq)
     told = _story(presentation, messages)
     before = len(told.done)
-    delivered, stop, began = 0, None, None
+    delivered, stop, began, wait = 0, None, None, None
     while delivered < NEXT_LIMIT:
         message = await _deliver(client)
         if message is None:
@@ -278,12 +311,18 @@ async def next_beat(request: HttpRequest, cluster: str) -> JsonResponse:
             if _worth_a_stop(message, was_told):
                 stop = message
                 break
-        if stop is not None or len(told.done) > before:
+            # A countdown this press started (a NoExecute taint stored) is shown before the clock runs through it.
+            if (message.get("verb"), message["object"].get("kind")) == ("ack", "Node") and (
+                wait := await _countdown_begun(client, began_at, eviction_timeout)
+            ):
+                break
+        if stop is not None or wait is not None or len(told.done) > before:
             break
     payload = await _payload(client, told, messages)
     payload["delivered"] = delivered
     if stop is not None:
         payload["stop"] = {**stop, "caption": caption(stop)}
+    payload["wait"] = wait
     return JsonResponse(payload)
 
 

@@ -439,6 +439,9 @@ async function next() {
         subtitle(tag, payload.stop.caption.what, payload.stop.caption.why);
         await send(payload.stop, tag || "•");
       });
+    } else if (payload.wait) {
+      // A countdown began (a NoExecute taint): the class sees it before the next press moves the clock on.
+      later(() => subtitle("", payload.wait.what, payload.wait.why));
     } else if (story.beats.length === before) {
       // The story is told as far as it goes: the script moves on instead, once its button's command has
       // answered and the answer has been seen.
