@@ -97,14 +97,18 @@ class Client:
             raise
 
     async def list(
-        self, plural: str, namespace: str = "", *, label_selector: str = "", field_selector: str = ""
+        self, plural: str, namespace: str = "", *, label_selector: str = "", field_selector: str = "",
+        reads_only: bool = False,
     ) -> dict[str, Any]:
+        """The List of ``plural``; with ``reads_only`` (the caller changes none of its items) the items may be the
+        watch cache's own objects, shared with every other reader."""
         query = {}
         if label_selector:
             query["labelSelector"] = label_selector
         if field_selector:
             query["fieldSelector"] = field_selector
-        resp = await self.request("GET", path_for(await self.resource(plural), namespace), query=query)
+        resp = await self.request("GET", path_for(await self.resource(plural), namespace), query=query,
+                                  reads_only=reads_only)
         return resp.body
 
     async def create(

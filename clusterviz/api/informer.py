@@ -91,8 +91,10 @@ class Informer:
 
     async def list_once(self) -> None:
         """The list half: replace the cache, telling handlers what changed."""
+        # The cache and its handlers only read the objects, as they do the watch's (which are shared too).
         listed = await self.client.list(
-            self.plural, self.namespace, label_selector=self.label_selector, field_selector=self.field_selector
+            self.plural, self.namespace, label_selector=self.label_selector, field_selector=self.field_selector,
+            reads_only=True,
         )
         fresh = {key_of(o): o for o in listed.get("items", [])}
         for key in [k for k in self.cache if k not in fresh]:

@@ -35,9 +35,12 @@ async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         await _held(cid, options.revision, options.start, namespace)
     elif options.exact is not None:
         await _held(cid, options.exact, None, namespace)
+    indexed = _indexed(field_reqs)
     # Only a caller that changes nothing it gets may hold the watch cache's own objects; for the others, the
-    # store's fresh ones cost no more than copies would.
-    follower = await watchcache.listing(cid, resource.key) if req.reads_only else None
+    # store's fresh ones cost no more than copies would. A selection by name or node (a kubelet's Pods) is
+    # a few rows the store's index finds, where the watch cache would look at every object.
+    by_index = "name" in indexed or "node_name" in indexed
+    follower = await watchcache.listing(cid, resource.key) if req.reads_only and not by_index else None
     if follower is not None:
         # From here to the reply nothing is awaited: the page is the watch cache's state at its head.
         keys = follower.objects.keys(resource.key, rp.namespace or None)
@@ -47,7 +50,7 @@ async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
         )
         revision, total = follower.head, len(keys) - first
     else:
-        items, revision = await _list(cid, resource.key, rp.namespace or None, **_indexed(field_reqs))
+        items, revision = await _list(cid, resource.key, rp.namespace or None, **indexed)
         ordered = sorted(((paging.key_of(o), o) for o in items), key=lambda entry: entry[0])
         if options.start is not None:
             ordered = ordered[bisect.bisect_left(ordered, options.start, key=lambda entry: entry[0]):]

@@ -1,4 +1,4 @@
-"""A page of a big list costs what the page holds.
+"""A page of a big list costs what the page holds, and informers share the objects they list.
 
 A resource the watch cache keeps is paged from its objects, decoded once for the whole process: kubectl's
 pages of 500 out of 10,000 Pods each decoded and held every Pod before.
@@ -11,8 +11,9 @@ from typing import Any
 import orjson
 import pytest
 
-from clusterviz.api import watchcache
+from clusterviz.api import objectcache, watchcache
 from clusterviz.api.client import Client
+from clusterviz.api.informer import Informer
 from clusterviz.store import kv
 from clusterviz.store.threads import in_thread
 
@@ -83,3 +84,55 @@ async def test_each_page_of_a_kept_resource_decodes_nothing_and_costs_memory_by_
         query = {"limit": "25", "continue": body["metadata"]["continue"]}
     assert names == [f"web-{index:03}" for index in range(300)]
     assert decodes == 0  # nor copied: a copy is an encoding and a decoding
+
+
+async def test_informers_share_what_they_list_and_any_other_caller_gets_objects_of_its_own(
+    follower: watchcache.LogFollower,
+):
+    client = Client("demo", "scheduler")
+    scheduler, controller = Informer(client, "nodes"), Informer(Client("demo", "daemonset-controller"), "nodes")
+    await scheduler.list_once()
+    await controller.list_once()
+    assert scheduler.cache and all(controller.cache[key] is obj for key, obj in scheduler.cache.items())
+    assert all(follower.objects.shared("nodes", ("", key)) is obj for key, obj in scheduler.cache.items())
+    mine = (await client.list("nodes"))["items"]
+    assert all(scheduler.cache[item["metadata"]["name"]] is not item for item in mine)
+    mine[0]["metadata"]["labels"]["changed"] = "yes"
+    name = mine[0]["metadata"]["name"]
+    assert "changed" not in scheduler.cache[name]["metadata"]["labels"]
+    assert "changed" not in (await client.get("nodes", name))["metadata"]["labels"]
+
+
+async def test_no_component_changes_an_object_it_shares_with_the_others(sim, monkeypatch: pytest.MonkeyPatch):
+    # Every object the watch cache decodes or lists is handed to every informer that lists or watches it.
+    shared: list[tuple[dict[str, Any], bytes]] = []
+    decode = kv.Event.object.fget
+    load = objectcache.ObjectCache.load
+
+    def decoded(event: kv.Event) -> dict[str, Any]:
+        first = event._object is None
+        obj = decode(event)
+        if first:
+            shared.append((obj, orjson.dumps(obj)))
+        return obj
+
+    def loaded(cache: objectcache.ObjectCache, resource: str, items: list[dict[str, Any]], *args: Any) -> None:
+        shared.extend((obj, orjson.dumps(obj)) for obj in items)
+        load(cache, resource, items, *args)
+
+    monkeypatch.setattr(kv.Event, "object", property(decoded))
+    monkeypatch.setattr(objectcache.ObjectCache, "load", loaded)
+    kubectl = Client("demo", "kubectl")
+    await kubectl.create({
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"replicas": 4, "selector": {"matchLabels": {"app": "web"}},
+                 "template": {"metadata": {"labels": {"app": "web"}},
+                              "spec": {"containers": [{"name": "app", "image": "nginx:1.27"}]}}},
+    })
+    await sim.engine.until_settled()
+    await kubectl.patch("deployments", "web", {"spec": {"replicas": 1}}, "default", sub="scale")
+    await sim.engine.until_settled()
+    running = [p for p in (await kubectl.list("pods", "default"))["items"] if p["status"].get("phase") == "Running"]
+    assert len(running) == 1
+    assert {"Deployment", "Node", "Pod", "ReplicaSet"} <= {obj.get("kind") for obj, _ in shared}
+    assert [orjson.dumps(obj) for obj, _ in shared] == [text for _, text in shared]
