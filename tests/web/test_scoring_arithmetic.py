@@ -34,8 +34,8 @@ def render(record: DecisionRecord) -> str:
 
 
 def text(html: str) -> str:
-    """What a reader sees: the HTML without tags, entities decoded, whitespace collapsed."""
-    plain = re.sub(r"<[^>]+>", " ", html).replace("&#x27;", "'").replace("&gt;", ">").replace("&lt;", "<")
+    """What a reader sees: the HTML without tags (a <wbr> shows nothing), entities decoded, whitespace collapsed."""
+    plain = re.sub(r"<[^>]+>", " ", html.replace("<wbr>", "")).replace("&#x27;", "'").replace("&gt;", ">").replace("&lt;", "<")
     return re.sub(r"\s+", " ", plain)
 
 
