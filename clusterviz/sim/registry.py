@@ -61,6 +61,11 @@ RENEW_SECONDS = min(5.0, lease.LEASE_SECONDS / 3)
 GIVE_UP_SECONDS = lease.LEASE_SECONDS * 2 / 3
 
 
+# Clusters this process handed to a process that joined later: not taken back on a request meanwhile
+# (time.monotonic() until which), so the newcomer's next look for clusters finds them free.
+_handed_off: dict[str, float] = {}
+
+
 def set_holder(holder: str) -> None:
     global _holder
     _holder = holder
@@ -110,6 +115,7 @@ def get(cluster: str) -> Running | None:
 
 _discovery: asyncio.Task[None] | None = None
 DISCOVER_SECONDS = 2.0
+HAND_OFF_SECONDS = 3 * DISCOVER_SECONDS
 
 
 async def ensure(cluster: str) -> Running | None:
@@ -119,7 +125,7 @@ async def ensure(cluster: str) -> Running | None:
         # From the first request on, this process also picks up clusters created elsewhere.
         _discovery = asyncio.get_running_loop().create_task(_discover_forever())
     running = get(cluster)
-    if running is None and _enabled:
+    if running is None and _enabled and _handed_off.get(cluster, 0.0) < time.monotonic():
         running = await start(cluster)
     return running
 
@@ -143,6 +149,8 @@ async def claim_all() -> None:
             break
         if await start(name) is not None:
             room -= 1
+    if room < 0:
+        await _hand_off(-room)
     here = [name for name in names if get(name) is not None]
     for name, (mode, speed) in (await trace.saved_modes(here)).items():
         running = get(name)
@@ -151,6 +159,17 @@ async def claim_all() -> None:
     for name in list(_running):
         if name not in names:
             await stop(name)
+
+
+async def _hand_off(count: int) -> None:
+    """Stop up to ``count`` engines beyond this process's share since another process joined, the clusters
+    this process would have claimed last first; only engines with no message in flight, so no client's
+    request is cut off on the way (a busy one goes at a later round)."""
+    here = sorted(_running, key=lambda n: lease.preference(_holder, n), reverse=True)
+    for name in [n for n in here if _running[n].engine.pending == 0][:count]:
+        _handed_off[name] = time.monotonic() + HAND_OFF_SECONDS
+        await stop(name)
+        log.info("handed %s to another process", name)
 
 
 async def _discover_forever() -> None:

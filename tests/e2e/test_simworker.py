@@ -94,3 +94,33 @@ def test_workers_started_together_share_the_clusters_out_and_one_left_takes_them
             if worker.poll() is None:
                 worker.terminate()
                 worker.wait(timeout=30)
+
+
+def test_a_worker_started_later_is_handed_its_share_of_the_clusters(web: LiveServer):
+    for i in range(5):
+        made = web.manage("createcluster", f"class{i}", "--nodes", "1")
+        assert made.returncode == 0, made.stderr
+    workers = [web.start_worker()]
+    try:
+        def one_holds_all() -> bool:
+            holders = lease_holders(web)
+            return len(holders) == 6 and len(set(holders)) == 1 and bool(holders[0])
+
+        assert wait_until(one_holds_all), (
+            f"the first worker did not take every cluster: {lease_holders(web)}"
+        )
+        first = lease_holders(web)[0]
+        workers.append(web.start_worker())
+        assert wait_until(lambda: sorted(Counter(lease_holders(web)).values()) == [3, 3]), (
+            f"the first worker kept more than its share: {lease_holders(web)}"
+        )
+        assert first in lease_holders(web)
+        # Each cluster still answers, from whichever worker runs it now.
+        for cluster in ("demo", *(f"class{i}" for i in range(5))):
+            with urllib.request.urlopen(f"{web.cluster_url(cluster)}/api/v1/nodes") as r:
+                assert json.loads(r.read())["items"]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.terminate()
+                worker.wait(timeout=30)
