@@ -52,6 +52,9 @@ class LogFollower:
         self._bytes = 0
         self._woken = asyncio.Event()
         self._reading = asyncio.Lock()
+        # Held while a resource is listed into ``objects``: the first readers of a resource (every informer
+        # of a starting engine) wait for one listing and share its objects, rather than each load its own.
+        self.loading = asyncio.Lock()
         self.failure: Exception | None = None
         self.users = 0
         self.loop = asyncio.get_running_loop()
@@ -234,8 +237,11 @@ async def _loaded(follower: LogFollower, resource: str) -> bool:
     """Whether ``follower`` keeps ``resource``, listing it from the store first if it does not yet."""
     if follower.objects.has(resource):
         return True
-    items, revision = await _list(follower.cid, resource, None)
-    return follower.keep(resource, items, revision)
+    async with follower.loading:
+        if follower.objects.has(resource):
+            return True
+        items, revision = await _list(follower.cid, resource, None)
+        return follower.keep(resource, items, revision)
 
 
 async def _answers(follower: LogFollower, resource: str) -> bool:
