@@ -4,6 +4,7 @@ A resource the watch cache keeps is paged from its objects, decoded once for the
 pages of 500 out of 10,000 Pods each decoded and held every Pod before.
 """
 
+import asyncio
 import tracemalloc
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -101,6 +102,15 @@ async def test_informers_share_what_they_list_and_any_other_caller_gets_objects_
     name = mine[0]["metadata"]["name"]
     assert "changed" not in scheduler.cache[name]["metadata"]["labels"]
     assert "changed" not in (await client.get("nodes", name))["metadata"]["labels"]
+
+
+async def test_informers_listing_at_once_share_one_listing(follower: watchcache.LogFollower):
+    # A starting engine's informers all list at once, before the watch cache keeps Nodes.
+    informers = [Informer(Client("demo", name), "nodes") for name in ("scheduler", "node-controller", "kubelets")]
+    await asyncio.gather(*(informer.list_once() for informer in informers))
+    first = informers[0].cache
+    assert first and all(other.cache[key] is obj for other in informers[1:] for key, obj in first.items())
+    assert all(follower.objects.shared("nodes", ("", key)) is obj for key, obj in first.items())
 
 
 async def test_no_component_changes_an_object_it_shares_with_the_others(sim, monkeypatch: pytest.MonkeyPatch):
