@@ -23,6 +23,7 @@ from . import (
     customresources,
     errors,
     field_validation,
+    gate,
     managedfields,
     secret_data,
     strategy,
@@ -80,7 +81,10 @@ async def cluster_of(req: ApiRequest) -> int:
     """The store id of the request's cluster: known to its gate when the engine runs here, else looked up."""
     if req.gate is not None:
         return req.gate.cid
-    return await cluster_id(req.cluster)
+    # Before the request's own gate is chosen (discovery, the simulator's controls): no store round trip
+    # for a cluster this process simulates.
+    running = await gate.for_cluster(req.cluster) if req.simulated else None
+    return running.cid if running is not None else await cluster_id(req.cluster)
 
 
 async def store_write(req: ApiRequest, rp: ResourcePath, verb: str, name: str, write: Any, *args: Any) -> Any:

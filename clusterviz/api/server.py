@@ -71,7 +71,7 @@ async def _route(req: ApiRequest) -> ApiResponse:
             or (parts[0] == "api" and len(parts) == 2) or (parts[0] == "apis" and len(parts) in (2, 3)):
         if req.method not in ("GET", "HEAD"):
             raise errors.StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource")
-        cid = await handlers.cluster_id(req.cluster)
+        cid = await handlers.cluster_of(req)
         # Only the group lists and the OpenAPI documents change with the cluster's own definitions.
         custom = await customresources.served(cid) if parts[:1] in (["apis"], ["openapi"]) else []
         return _discovery(req, parts, custom)
@@ -86,7 +86,7 @@ async def _route(req: ApiRequest) -> ApiResponse:
     except errors.StatusError:
         if not group:
             raise
-        rp = parse_resource_path(group, version, rest, await customresources.served(await handlers.cluster_id(req.cluster)))
+        rp = parse_resource_path(group, version, rest, await customresources.served(await handlers.cluster_of(req)))
     if reviews.handles(rp):
         return await reviews.review(req, rp)  # answered here, never a write
     if rp.sub in streams.SUBRESOURCES and rp.name:
@@ -98,7 +98,7 @@ async def _route(req: ApiRequest) -> ApiResponse:
     served_by = virtual.handler_for(rp.resource)
     if served_by is not None:
         # The simulator's own controls are never held up by the simulation, but are made where it runs.
-        await handlers.cluster_id(req.cluster)
+        await handlers.cluster_of(req)
         if req.method not in ("GET", "HEAD") and await gate.for_cluster(req.cluster) is None:
             forwarded = await gate.forward(req)
             if forwarded is not None:
