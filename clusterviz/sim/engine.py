@@ -114,6 +114,8 @@ class Engine:
         # Tasks doing simulated work right now; the engine delivers only when this is empty.
         self._busy: set[asyncio.Task[Any]] = set()
         self._waiting: dict[asyncio.Future[Any], asyncio.Task[Any]] = {}
+        # The messages whose senders wait in ``hop`` for their delivery, by what each waits on.
+        self._hops: dict[asyncio.Future[Any], Message] = {}
         self._idle = asyncio.Event()
         self._idle.set()
         self._changed = asyncio.Event()
@@ -270,8 +272,21 @@ class Engine:
              "step": step, "summary": summary, "store_write": store_write},
             future=True,
         )
-        assert msg.future is not None
-        return await self._block(msg.future)
+        future = msg.future
+        assert future is not None
+        self._hops[future] = msg
+        try:
+            return await self._block(future)
+        finally:
+            del self._hops[future]
+
+    def fail_hops(self, task: asyncio.Task[Any], error: BaseException) -> None:
+        """Raise ``error`` in ``task`` if it waits for a hop, whose message leaves the bus undelivered."""
+        for future, msg in list(self._hops.items()):
+            if self._waiting.get(future) is task and not future.done():
+                self._pending = [entry for entry in self._pending if entry[2] is not msg]
+                heapq.heapify(self._pending)
+                self.wake(future, error)
 
     def _timer(self, seconds: float, background: bool, future: asyncio.Future[Any], what: str) -> None:
         task = asyncio.current_task()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -14,7 +14,7 @@ from clusterviz.api.gate import TRIGGER_FIELDS, Classify
 from clusterviz.api.request import ApiRequest, ResourcePath
 from clusterviz.apimachinery.fields import field_value
 from clusterviz.apimachinery.unstructured import resource_version
-from clusterviz.store import kv
+from clusterviz.store import kv, threads
 from clusterviz.store.threads import in_thread
 
 from . import flow
@@ -157,17 +157,41 @@ class EngineGate:
     @asynccontextmanager
     async def request(self, req: ApiRequest, rp: ResourcePath, verb: str) -> AsyncIterator[None]:
         async with self.engine.activity():
-            steps = flow.write_steps(req.client, verb, rp.resource.kind, rp.sub)
-            req.context["steps"] = steps
-            if not self._quiet(rp):
-                kind, namespace, name = object_ref(_body_of(req), rp.resource.kind)
-                name = rp.name or name
-                namespace = rp.namespace or namespace
-                what = f"{verb} {_noun(kind or rp.resource.kind, namespace, name)}"
-                if rp.sub:
-                    what += f" ({rp.sub})"
-                await self.engine.hop(req.client, "apiserver", verb, kind or rp.resource.kind, namespace, name,
-                                      steps.request, f"{req.client} asks the API server to {what}")
+            with self._failing_without_store(req):
+                steps = flow.write_steps(req.client, verb, rp.resource.kind, rp.sub)
+                req.context["steps"] = steps
+                if not self._quiet(rp):
+                    kind, namespace, name = object_ref(_body_of(req), rp.resource.kind)
+                    name = rp.name or name
+                    namespace = rp.namespace or namespace
+                    what = f"{verb} {_noun(kind or rp.resource.kind, namespace, name)}"
+                    if rp.sub:
+                        what += f" ({rp.sub})"
+                    await self.engine.hop(req.client, "apiserver", verb, kind or rp.resource.kind, namespace, name,
+                                          steps.request, f"{req.client} asks the API server to {what}")
+                yield
+
+    @contextmanager
+    def _failing_without_store(self, req: ApiRequest) -> Iterator[None]:
+        """Fail a client's request (503) rather than let it wait for its hops while the database is away.
+
+        The simulation cannot go on then (its components wait on the store), so such a request
+        would wait as long as the outage lasts: it fails at once if the store's last call found the
+        database gone, or when one does while it waits for a hop. A component's own requests wait.
+        """
+        if req.client not in flow.CLIENTS:
+            yield
+            return
+        failure = threads.unreachable()
+        if failure is not None:
+            raise kv.StoreUnavailable(*failure.args)
+        task = asyncio.current_task()
+        assert task is not None
+
+        def lost(failure: kv.StoreUnavailable) -> None:
+            self.engine.fail_hops(task, kv.StoreUnavailable(*failure.args))
+
+        with threads.on_loss(lost):
             yield
 
     async def write(

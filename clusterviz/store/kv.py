@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+import psycopg
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
@@ -173,9 +174,8 @@ def revisions(cids: list[int]) -> dict[int, int]:
     """The current revision of each cluster, in one read (clusters that are gone are left out)."""
     if not cids:
         return {}
-    marks = ", ".join(["%s"] * len(cids))
     with _cursor() as cursor:
-        cursor.execute(f"SELECT id, revision FROM {_table(Cluster)} WHERE id IN ({marks})", list(cids))
+        cursor.execute(f"SELECT id, revision FROM {_table(Cluster)} WHERE id{_among(len(cids))}", _ids(cids))
         return {int(pk): int(revision) for pk, revision in cursor.fetchall()}
 
 
@@ -224,36 +224,6 @@ def _pipelined() -> Iterator[None]:
         yield
 
 
-@contextmanager
-def _snapshot() -> Iterator[None]:
-    """A read-only transaction whose statements all see one moment of the database.
-
-    PostgreSQL's default (READ COMMITTED) gives each statement its own snapshot, so a revision read
-    by one and the objects or events read by the next could come from either side of a concurrent
-    write or compaction; REPEATABLE READ fixes one snapshot for the transaction. On SQLite a
-    DEFERRED transaction does the same in WAL mode without taking the write lock, which the
-    project's IMMEDIATE atomic blocks would take: reads then never queue behind writes. Inside a
-    caller's transaction the reads share that transaction's isolation.
-    """
-    if connection.in_atomic_block:
-        yield
-    elif connection.vendor == "sqlite":
-        with _cursor() as cursor:
-            cursor.execute("BEGIN DEFERRED")
-        try:
-            yield
-        finally:
-            with _cursor() as cursor:
-                cursor.execute("COMMIT")  # it only read: nothing to keep or to undo
-    else:
-        # Pipelined, the transaction's start travels with its first read.
-        with transaction.atomic(), _pipelined():
-            if connection.vendor == "postgresql":
-                with _cursor() as cursor:
-                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            yield
-
-
 def _objects(cid: int, resource: str, where: dict[str, str]) -> list[dict[str, Any]]:
     """One resource's objects whose columns equal ``where``, by namespace and name (plain SQL, orjson)."""
     conditions = "".join(f" AND {column} = %s" for column in where)
@@ -275,12 +245,25 @@ def list_objects(
     node_name: str | None = None,
     phase: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
-    """Objects of one resource (optionally one namespace) and the revision they were read at."""
+    """Objects of one resource (optionally one namespace) and the revision they were read at.
+
+    One statement, so that the revision and the objects come from one moment of the database (each
+    statement has a snapshot of its own) without a transaction around them: one round trip.
+    """
     columns = {"namespace": namespace or None, "name": name, "node_name": node_name, "phase": phase}
-    with _snapshot():
-        revision = current_revision(cid)
-        items = _objects(cid, resource, {column: value for column, value in columns.items() if value is not None})
-    return items, revision
+    where = {column: value for column, value in columns.items() if value is not None}
+    conditions = "".join(f" AND o.{column} = %s" for column in where)
+    with _cursor() as cursor:
+        # The cluster's row comes once even without objects (its data then NULL).
+        cursor.execute(
+            f"SELECT c.revision, o.data FROM {_table(Cluster)} c LEFT JOIN {_table(StoredObject)} o"
+            f" ON o.cluster_id = c.id AND o.resource = %s{conditions} WHERE c.id = %s ORDER BY o.namespace, o.name",
+            [resource, *where.values(), cid],
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        raise ClusterNotFound(str(cid))
+    return [_loads(data) for _, data in rows if data is not None], int(rows[0][0])
 
 
 def objects_in(cid: int, resource: str, namespace: str) -> list[dict[str, Any]]:
@@ -316,6 +299,26 @@ def _table(model: type[Any]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
+def _key_values(key: Key) -> tuple[str, str, str]:
+    return key.resource, key.namespace, key.name
+
+
+def _among(count: int) -> str:
+    """The condition that a column is one of ``count`` ids (given by ``_ids``).
+
+    On PostgreSQL one array parameter, so that the statement's text is the same however many ids there
+    are and the connection prepares it once; on SQLite a list of placeholders.
+    """
+    if connection.vendor == "postgresql":
+        return " = ANY(%s::bigint[])"
+    return f" IN ({', '.join(['%s'] * count)})"
+
+
+def _ids(ids: list[int]) -> list[Any]:
+    """The parameters of ``_among``'s condition for ``ids``."""
+    return [list(ids)] if connection.vendor == "postgresql" else list(ids)
+
+
 def _cursor() -> Any:
     """A cursor for the store's own statements, which keeps no query log.
 
@@ -323,15 +326,24 @@ def _cursor() -> Any:
     with its parameters inlined, asking SQLite to quote each one: for writes, whose parameters are
     whole objects, that was a fifth of a write's time, and hundreds of MB held by the writer thread.
     A caller that asked for the log (``force_debug_cursor``, as a test's query count does) still gets it.
+
+    On PostgreSQL the parameters travel apart from the statement (server-side binding), where Django's
+    cursor would quote each object's JSON into the SQL text for the server to lex again; the statements
+    are few and fixed, so the connection prepares them once it has seen them a few times (the
+    ``prepare_threshold`` of the settings): no parsing or planning per write.
     """
     if connection.force_debug_cursor:
         return connection.cursor()
     connection.ensure_connection()
+    if connection.vendor == "postgresql":
+        return CursorWrapper(psycopg.Cursor(connection.connection), connection)
     return CursorWrapper(connection.create_cursor(), connection)
 
 
-# A stored object's row as a write needs it: its id, resourceVersion, uid and object's JSON text.
-Row = tuple[int, int, str, str]
+# A stored object's row as a write needs it: its resourceVersion, uid and object's JSON text.
+Row = tuple[int, str, str]
+# The condition naming one object by its key (the unique index), as the writes find their rows.
+_KEY_IS = "cluster_id = %s AND resource = %s AND namespace = %s AND name = %s"
 
 
 @dataclass
@@ -393,25 +405,32 @@ class _Writer:
         return stored, _encode(stored)
 
     def create(self, key: Key, obj: dict[str, Any]) -> dict[str, Any]:
+        # A key read ahead (or written) in this transaction is known to be free or taken: under the
+        # cluster's lock nobody else stores it meanwhile, so the insert need not answer whether it did.
+        known = key in self.rows
+        if known and self.rows[key] is not None:
+            raise KeyExists(key)
         obj, text = self._stamped(obj)
         index = _index_columns(obj)
         param = _json_param()
+        insert = (
+            f"INSERT INTO {_table(StoredObject)} (cluster_id, resource, namespace, name, uid, resource_version,"
+            f" node_name, phase, labels, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {param}, {param})"
+        )
+        values = [self.cid, *_key_values(key), index["uid"], self.revision, index["node_name"], index["phase"],
+                  _encode(index["labels"]), text]  # fmt: skip
         with _cursor() as cursor:
-            # ON CONFLICT rather than catching IntegrityError: on PostgreSQL a failed statement
-            # would abort the whole transaction.
-            # A returned row rather than the row count, which a pipeline (``_pipelined``) knows only later.
-            cursor.execute(
-                f"INSERT INTO {_table(StoredObject)} (cluster_id, resource, namespace, name, uid, resource_version,"
-                f" node_name, phase, labels, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {param}, {param})"
-                " ON CONFLICT (cluster_id, resource, namespace, name) DO NOTHING RETURNING id",
-                [self.cid, key.resource, key.namespace, key.name, index["uid"], self.revision, index["node_name"],
-                 index["phase"], _encode(index["labels"]), text],
-            )
-            created = cursor.fetchone()
-            if created is None:
-                self.revision -= 1
-                raise KeyExists(key)
-        self.rows[key] = (created[0], self.revision, index["uid"], text)
+            if known:
+                cursor.execute(insert, values)
+            else:
+                # ON CONFLICT rather than catching IntegrityError: on PostgreSQL a failed statement
+                # would abort the whole transaction.
+                conflict = " ON CONFLICT (cluster_id, resource, namespace, name) DO NOTHING RETURNING 1"
+                cursor.execute(insert + conflict, values)
+                if cursor.fetchone() is None:
+                    self.revision -= 1
+                    raise KeyExists(key)
+        self.rows[key] = (self.revision, index["uid"], text)
         # The event decodes its own copy from the text just stored: the caller may change ``obj``.
         self._log(WatchEvent.ADDED, key, text)
         return obj
@@ -422,19 +441,18 @@ class _Writer:
             row = self.rows[key]
         else:
             cursor.execute(
-                f"SELECT id, resource_version, uid, data FROM {_table(StoredObject)}"
-                " WHERE cluster_id = %s AND resource = %s AND namespace = %s AND name = %s",
-                [self.cid, key.resource, key.namespace, key.name],
+                f"SELECT resource_version, uid, data FROM {_table(StoredObject)} WHERE {_KEY_IS}",
+                [self.cid, *_key_values(key)],
             )
             found = cursor.fetchone()
-            row = None if found is None else (found[0], found[1], found[2], _text(found[3]))
+            row = None if found is None else (found[0], found[1], _text(found[2]))
         if row is None:
             raise KeyNotFound(key)
         return row
 
     def update(self, key: Key, obj: dict[str, Any], expected_rv: int | None = None) -> dict[str, Any]:
         with _cursor() as cursor:
-            pk, stored_rv, _, previous_text = self._current(cursor, key)
+            stored_rv, _, previous_text = self._current(cursor, key)
             if expected_rv is not None and stored_rv != expected_rv:
                 raise RevisionConflict(key)
             obj, text = self._stamped(obj)
@@ -442,16 +460,17 @@ class _Writer:
             param = _json_param()
             cursor.execute(
                 f"UPDATE {_table(StoredObject)} SET uid = %s, labels = {param}, node_name = %s, phase = %s,"
-                f" resource_version = %s, data = {param} WHERE id = %s",
-                [index["uid"], _encode(index["labels"]), index["node_name"], index["phase"], self.revision, text, pk],
+                f" resource_version = %s, data = {param} WHERE {_KEY_IS}",
+                [index["uid"], _encode(index["labels"]), index["node_name"], index["phase"], self.revision, text,
+                 self.cid, *_key_values(key)],  # fmt: skip
             )
-        self.rows[key] = (pk, self.revision, index["uid"], text)
+        self.rows[key] = (self.revision, index["uid"], text)
         self._log(WatchEvent.MODIFIED, key, text, previous_text)
         return obj
 
     def delete(self, key: Key, expected_rv: int | None = None, expected_uid: str | None = None) -> dict[str, Any]:
         with _cursor() as cursor:
-            pk, stored_rv, uid, stored_text = self._current(cursor, key)
+            stored_rv, uid, stored_text = self._current(cursor, key)
             if expected_rv is not None and stored_rv != expected_rv:
                 raise RevisionConflict(key)
             if expected_uid is not None and uid != expected_uid:
@@ -460,7 +479,7 @@ class _Writer:
             obj = orjson.loads(stored_text)
             # As in Kubernetes, the DELETED event carries the revision of the deletion.
             obj.setdefault("metadata", {})["resourceVersion"] = str(rev)
-            cursor.execute(f"DELETE FROM {_table(StoredObject)} WHERE id = %s", [pk])
+            cursor.execute(f"DELETE FROM {_table(StoredObject)} WHERE {_KEY_IS}", [self.cid, *_key_values(key)])
         self.rows[key] = None
         self._log(WatchEvent.DELETED, key, _encode(obj))
         return obj
@@ -480,14 +499,6 @@ def exclusive() -> Iterator[None]:
         return
     with _sqlite_writers:
         yield
-
-
-def _lock_clusters(cursor: Any, cids: list[int]) -> dict[int, int]:
-    """Lock the clusters' rows (in id order, so two batches never wait for each other); their revisions."""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    marks = ", ".join(["%s"] * len(cids))
-    cursor.execute(f"SELECT id, revision FROM {_table(Cluster)} WHERE id IN ({marks}) ORDER BY id{lock}", cids)
-    return dict(cursor.fetchall())
 
 
 def _commit_writers(cursor: Any, writers: list[_Writer], starts: dict[int, int]) -> None:
@@ -515,27 +526,39 @@ class Write:
     expected_uid: str | None = None
 
 
-def _read_ahead(cursor: Any, writes: list[Write]) -> dict[int, dict[Key, Row | None]]:
-    """On PostgreSQL, the rows of the keys ``writes`` update or delete, by cluster, in one statement.
+def _lock_and_read_ahead(writes: list[Write]) -> tuple[dict[int, int], dict[int, dict[Key, Row | None]]]:
+    """Lock the clusters ``writes`` write to: their revisions and, on PostgreSQL, the rows of every key written.
 
-    Each of those writes would otherwise wait for a read of its own. Read under the clusters'
-    locks, the rows stay as read until this transaction changes them.
+    The rows are read in one statement, so that no write waits for a read of its own (and a create
+    knows whether its key is taken before it inserts). The clusters are locked in id order, so two
+    batches never wait for each other. Both statements go down the pipeline (``_pipelined``) together,
+    one round trip: the server runs them in order, so the rows are read once the locks are held, and
+    they stay as read until this transaction changes them.
     """
-    wanted = sorted({(w.cid, w.key.resource, w.key.namespace, w.key.name) for w in writes if w.op != "create"})
-    if connection.vendor != "postgresql" or not wanted:
-        return {}
+    cids = sorted({w.cid for w in writes})
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    wanted = sorted({(w.cid, *_key_values(w.key)) for w in writes}) if connection.vendor == "postgresql" else []
     rows: dict[int, dict[Key, Row | None]] = defaultdict(dict)
-    for cid, resource, namespace, name in wanted:
-        rows[cid][Key(resource, namespace, name)] = None
-    marks = ", ".join(["(%s, %s, %s, %s)"] * len(wanted))
-    cursor.execute(
-        f"SELECT cluster_id, resource, namespace, name, id, resource_version, uid, data FROM {_table(StoredObject)}"
-        f" WHERE (cluster_id, resource, namespace, name) IN ({marks})",
-        [value for key in wanted for value in key],
-    )
-    for cid, resource, namespace, name, pk, rv, uid, data in cursor.fetchall():
-        rows[cid][Key(resource, namespace, name)] = (pk, rv, uid, _text(data))
-    return rows
+    with _cursor() as locking, _cursor() as reading:
+        locking.execute(
+            f"SELECT id, revision FROM {_table(Cluster)} WHERE id{_among(len(cids))} ORDER BY id{lock}", _ids(cids)
+        )
+        if wanted:
+            # One statement text however many keys (an array per column), so that it is prepared once.
+            reading.execute(
+                "SELECT cluster_id, resource, namespace, name, resource_version, uid, data"
+                " FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[])"
+                f" AS k(cluster_id, resource, namespace, name) JOIN {_table(StoredObject)}"
+                " USING (cluster_id, resource, namespace, name)",
+                [list(column) for column in zip(*wanted, strict=True)],
+            )
+        starts = dict(locking.fetchall())
+        if wanted:
+            for cid, resource, namespace, name in wanted:
+                rows[cid][Key(resource, namespace, name)] = None
+            for cid, resource, namespace, name, rv, uid, data in reading.fetchall():
+                rows[cid][Key(resource, namespace, name)] = (rv, uid, _text(data))
+    return starts, rows
 
 
 def write_many(writes: list[Write]) -> list[dict[str, Any] | StoreError]:
@@ -546,8 +569,7 @@ def write_many(writes: list[Write]) -> list[dict[str, Any] | StoreError]:
     """
     results: list[dict[str, Any] | StoreError] = []
     with exclusive(), transaction.atomic(), _pipelined(), _cursor() as cursor:
-        starts = _lock_clusters(cursor, sorted({w.cid for w in writes}))
-        ahead = _read_ahead(cursor, writes)
+        starts, ahead = _lock_and_read_ahead(writes)
         writers = {cid: _Writer(cid, revision, ahead.get(cid)) for cid, revision in starts.items()}
         for write in writes:
             w = writers.get(write.cid)
@@ -605,16 +627,23 @@ def compact(cid: int, revision: int) -> None:
 
 
 def events_since(cid: int, revision: int, limit: int = 500) -> list[Event]:
-    """Watch events after ``revision`` in order; Compacted if some were dropped."""
-    with _snapshot():
-        compacted = Cluster.objects.values_list("compacted", flat=True).get(pk=cid)
-        if revision < compacted:
-            raise Compacted(revision, compacted + 1)
-        with _cursor() as cursor:
-            cursor.execute(
-                f"SELECT revision, type, resource, namespace, name, object, previous FROM {_table(WatchEvent)}"
-                " WHERE cluster_id = %s AND revision > %s ORDER BY revision LIMIT %s",
-                [cid, revision, limit],
-            )
-            rows = cursor.fetchall()
-    return [Event(r[0], r[1], r[2], r[3], r[4], _text(r[5]), None if r[6] is None else _text(r[6])) for r in rows]
+    """Watch events after ``revision`` in order; Compacted if some were dropped.
+
+    One statement, so that the compaction mark and the events come from one moment of the database.
+    """
+    with _cursor() as cursor:
+        # The cluster's row comes once even without events (their columns then NULL).
+        cursor.execute(
+            f"SELECT c.compacted, e.revision, e.type, e.resource, e.namespace, e.name, e.object, e.previous"
+            f" FROM {_table(Cluster)} c LEFT JOIN {_table(WatchEvent)} e ON e.cluster_id = c.id AND e.revision > %s"
+            " WHERE c.id = %s ORDER BY e.revision LIMIT %s",
+            [revision, cid, limit],
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        raise Cluster.DoesNotExist(f"no cluster {cid}")
+    compacted = rows[0][0]
+    if revision < compacted:
+        raise Compacted(revision, compacted + 1)
+    return [Event(r[1], r[2], r[3], r[4], r[5], _text(r[6]), None if r[7] is None else _text(r[7]))
+            for r in rows if r[1] is not None]  # fmt: skip

@@ -13,6 +13,9 @@ so three rules hold everywhere:
 - A database that cannot be reached raises ``kv.StoreUnavailable``; the API server answers it
   with 503 ServiceUnavailable and Retry-After. Writes are single transactions, so a failure
   leaves nothing half-written.
+- The process remembers whether its last store call found the database gone (``unreachable``)
+  and tells those who asked (``on_loss``): a request waiting for the simulation, which cannot
+  go on without the database, then fails at once instead of waiting for it.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ import asyncio
 import contextvars
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import contextmanager
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, InterfaceError, OperationalError, connections
 
@@ -51,16 +55,52 @@ def _discard_connection() -> None:
         connection.connection = None
 
 
+# The failure of this process's last store call if it found the database gone; None once one succeeded.
+_unreachable: StoreUnavailable | None = None
+# Who wants to hear of such a failure at once: each in its own event loop.
+_loss_listeners: set[tuple[asyncio.AbstractEventLoop, Callable[[StoreUnavailable], None]]] = set()
+
+
+def unreachable() -> StoreUnavailable | None:
+    """Why the database could not be reached, if the store's last call in this process could not; else None."""
+    return _unreachable
+
+
+@contextmanager
+def on_loss(callback: Callable[[StoreUnavailable], None]) -> Iterator[None]:
+    """Within the block, call ``callback`` in the caller's event loop whenever a store call finds the database gone."""
+    listener = (asyncio.get_running_loop(), callback)
+    _loss_listeners.add(listener)
+    try:
+        yield
+    finally:
+        _loss_listeners.discard(listener)
+
+
+def _lost(failure: StoreUnavailable) -> None:
+    global _unreachable
+    _unreachable = failure
+    for loop, callback in list(_loss_listeners):
+        # A closed loop's listener is on its way out with it.
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(callback, failure)
+
+
 def _guarded[**P, R](fn: Callable[P, R]) -> Callable[P, R]:
     """``fn`` with a lost or unreachable database turned into ``StoreUnavailable`` (for any thread)."""
 
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        global _unreachable
         try:
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
         except (OperationalError, InterfaceError) as exc:
             _discard_connection()
             log.warning("database unavailable in %s: %s", getattr(fn, "__qualname__", fn), exc)
-            raise StoreUnavailable(str(exc).strip() or type(exc).__name__) from exc
+            failure = StoreUnavailable(str(exc).strip() or type(exc).__name__)
+            _lost(failure)
+            raise failure from exc
+        _unreachable = None
+        return result
 
     return call
 

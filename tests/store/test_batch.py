@@ -59,3 +59,28 @@ async def test_writes_queued_while_a_batch_commits_go_together_in_the_order_aske
     assert revisions == list(range(revisions[0], revisions[0] + 5))
     with pytest.raises(kv.KeyExists):
         await batch.create(cid, kv.Key("pods", "default", "p0"), pod("p0"))
+
+
+@pytest.mark.django_db
+def test_a_batch_that_writes_one_key_several_times_sees_its_own_writes():
+    cid = kv.create_cluster("again")
+    key = kv.Key("pods", "default", "a")
+    start = kv.current_revision(cid)
+    results = kv.write_many([
+        kv.Write("create", cid, key, pod("a")),
+        kv.Write("create", cid, key, pod("a")),
+        kv.Write("delete", cid, key, expected_rv=start + 1),
+        kv.Write("update", cid, key, pod("a")),
+        kv.Write("create", cid, key, pod("a")),
+        kv.Write("update", cid, key, pod("a"), expected_rv=start + 3),
+    ])
+    assert results[0]["metadata"]["resourceVersion"] == str(start + 1)
+    assert isinstance(results[1], kv.KeyExists)
+    assert results[2]["metadata"]["resourceVersion"] == str(start + 2)
+    assert isinstance(results[3], kv.KeyNotFound)
+    assert results[4]["metadata"]["resourceVersion"] == str(start + 3)
+    assert results[5]["metadata"]["resourceVersion"] == str(start + 4)
+    assert [(e.revision, e.type) for e in kv.events_since(cid, start)] == [
+        (start + 1, "ADDED"), (start + 2, "DELETED"), (start + 3, "ADDED"), (start + 4, "MODIFIED"),
+    ]
+    assert kv.get(cid, key)["metadata"]["resourceVersion"] == str(start + 4)
