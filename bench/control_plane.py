@@ -7,9 +7,12 @@ the wall time from ``kubectl apply`` to all replicas Running, the CPU seconds th
 spent over that time (user + system, less noisy than the wall time on a shared machine), the
 bus messages per second (``status.lastSeq`` of ``simulations/default``) and the server's
 peak resident memory (VmHWM) up to all replicas Running, and again once this script has listed
-every Running Pod (a listing of 10,000 Pods costs memory of its own). ``--pause`` prints the
-server's pid and waits for Enter before the apply, so that a profiler can be attached. A scenario
-that does not finish within the budget reports how many replicas it reached.
+every Running Pod (a listing of 10,000 Pods costs memory of its own). Apart from the rollout: the
+resident memory of the idle cluster before the apply, and for each listing after it (the script's
+own ``-o name`` one and a plain ``kubectl get pods -A``) its own peak (VmHWM reset first), its
+wall time and the server CPU seconds it took. ``--pause`` prints the server's pid and waits for
+Enter before the apply, so that a profiler can be attached. A scenario that does not finish within
+the budget reports how many replicas it reached.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,13 +57,49 @@ def peak_rss_mib(pid: int) -> float:
     raise RuntimeError(f"no VmHWM for process {pid}")
 
 
+def rss_mib(pid: int) -> float:
+    """The resident set size of a process now, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def settled_rss_mib(pid: int, timeout: float = 60.0) -> float:
+    """The resident memory of a process once it has stopped growing for two seconds (its components have
+    listed what they watch), in MiB."""
+    deadline = time.monotonic() + timeout
+    rss = rss_mib(pid)
+    while time.monotonic() < deadline:
+        time.sleep(2)  # wall-clock: waiting for another process
+        now = rss_mib(pid)
+        if now - rss < 1:
+            return now
+        rss = now
+    return rss
+
+
 def cpu_seconds(pid: int) -> float:
     """The user + system CPU time a process has used so far, in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def scenario(binary: str, replicas: int, nodes: int, budget: float, pause: bool = False) -> dict[str, float | int | bool]:
+def listing[T](pid: int, list_pods: Callable[[], T]) -> tuple[T, dict[str, float]]:
+    """What ``list_pods`` found, and what it cost the server: its own peak memory (the peak is reset to
+    the current resident memory first), its wall time and the server's CPU seconds."""
+    Path(f"/proc/{pid}/clear_refs").write_text("5")
+    cpu_before = cpu_seconds(pid)
+    start = time.perf_counter()
+    found = list_pods()
+    return found, {
+        "peak_rss_mib": round(peak_rss_mib(pid), 1),
+        "wall_s": round(time.perf_counter() - start, 2),
+        "server_cpu_s": round(cpu_seconds(pid) - cpu_before, 2),
+    }
+
+
+def scenario(binary: str, replicas: int, nodes: int, budget: float, pause: bool = False) -> dict[str, object]:
     """Run one scenario on a fresh server and return its figures."""
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -76,6 +116,7 @@ def scenario(binary: str, replicas: int, nodes: int, budget: float, pause: bool 
             manifest.write_text(MYAPP.replace("replicas: 3", f"replicas: {replicas}"))
             seq_before = last_seq(kubectl)
             assert server.process is not None
+            idle_rss = settled_rss_mib(server.process.pid)
             if pause:
                 input(f"server pid {server.process.pid}: press Enter to apply ")
             cpu_before = cpu_seconds(server.process.pid)
@@ -93,7 +134,9 @@ def scenario(binary: str, replicas: int, nodes: int, budget: float, pause: bool 
             # Before the listing of every Pod below, which is this script's check and no part of the rollout.
             rollout_rss = peak_rss_mib(server.process.pid)
             messages = last_seq(kubectl) - seq_before
-            reached = running_pods(kubectl)
+            rss_before_listing = rss_mib(server.process.pid)
+            reached, own_listing = listing(server.process.pid, lambda: running_pods(kubectl))
+            _, get_all = listing(server.process.pid, lambda: kubectl("get", "pods", "-A", timeout=300))
             return {
                 "replicas": replicas,
                 "nodes": nodes,
@@ -104,7 +147,11 @@ def scenario(binary: str, replicas: int, nodes: int, budget: float, pause: bool 
                 "messages": messages,
                 "messages_per_s": round(messages / wall),
                 "peak_rss_mib": round(rollout_rss, 1),
-                "peak_rss_after_listing_mib": round(peak_rss_mib(server.process.pid), 1),
+                "peak_rss_after_listing_mib": round(max(rollout_rss, own_listing["peak_rss_mib"]), 1),
+                "idle_rss_mib": round(idle_rss, 1),
+                "rss_before_listing_mib": round(rss_before_listing, 1),
+                "listing": own_listing,
+                "get_pods_all": get_all,
             }
         finally:
             server.stop()
