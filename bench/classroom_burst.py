@@ -12,6 +12,9 @@ clusters of 3 nodes in live mode at 1x, each opened once. Figures, as one JSON o
 - ``all_running_s``: from the first apply until every Pod of every such cluster is Running;
 - ``burst_cpu_s``: the server's CPU seconds over that same stretch (the machine is shared, so wall
   times are noisy; CPU seconds say how much work the burst was);
+- ``postgres_burst_cpu_s`` / ``redis_burst_cpu_s``: the CPU seconds of the PostgreSQL backends serving
+  the server's database and of the Redis server over that stretch (scale-out's stores; Redis's counts
+  whatever else uses it), ``kubectl_burst_cpu_s`` the applies' own;
 - ``machine_burst_cpu_s``: the whole machine's busy CPU seconds over that stretch, which counts
   PostgreSQL, Redis and kubectl too (meaningful on an otherwise quiet machine);
 - ``apply_failures``: the error of each apply that failed (the last line of kubectl's message);
@@ -27,6 +30,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -64,6 +68,40 @@ def cpu_seconds(pids: list[int]) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         total += (int(fields[11]) + int(fields[12])) / tick
     return total
+
+
+def store_pids(database: str) -> tuple[list[int], list[int]]:
+    """The PostgreSQL backends serving ``database`` and the Redis servers running now."""
+    postgres, redis = [], []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").split()
+        except OSError:
+            continue  # gone meanwhile
+        if words[:1] == ["postgres:"] and database in words:
+            postgres.append(int(entry.name))
+        elif words and words[0].endswith("redis-server"):
+            redis.append(int(entry.name))
+    return postgres, redis
+
+
+def cpu_seconds_by_pid(pids: list[int]) -> dict[int, float]:
+    """``cpu_seconds`` of each process still there."""
+    seconds = {}
+    for pid in pids:
+        try:
+            seconds[pid] = cpu_seconds([pid])
+        except OSError:
+            continue  # gone meanwhile: its CPU is not counted
+    return seconds
+
+
+def children_cpu_seconds() -> float:
+    """User plus system CPU seconds of this process's finished children (the kubectl runs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def machine_busy_seconds() -> float:
@@ -151,6 +189,8 @@ def main() -> None:
                 input(f"server pids {' '.join(map(str, pids))}: press Enter to apply ")
             first = time.perf_counter()
             burst_start_each = [cpu_seconds([pid]) for pid in pids]
+            stores_start = cpu_seconds_by_pid([pid for group in store_pids(server.database) for pid in group])
+            kubectl_start = children_cpu_seconds()
             machine_start = machine_busy_seconds()
             with concurrent.futures.ThreadPoolExecutor(args.parallel) as pool:
                 times = list(pool.map(apply, targets))
@@ -163,6 +203,10 @@ def main() -> None:
             burst_each = [cpu_seconds([pid]) - start for pid, start in zip(pids, burst_start_each, strict=True)]
             burst_cpu = sum(burst_each)
             machine_cpu = machine_busy_seconds() - machine_start
+            kubectl_cpu = children_cpu_seconds() - kubectl_start
+            postgres_pids, redis_pids = store_pids(server.database)
+            postgres_cpu = sum(s - stores_start.get(p, 0.0) for p, s in cpu_seconds_by_pid(postgres_pids).items())
+            redis_cpu = sum(s - stores_start.get(p, 0.0) for p, s in cpu_seconds_by_pid(redis_pids).items())
             print(json.dumps({
                 "clusters": args.clusters,
                 "workers": args.workers,
@@ -173,6 +217,9 @@ def main() -> None:
                 "all_running_s": round(all_running, 1),
                 "burst_cpu_s": round(burst_cpu, 1),
                 "burst_cpu_s_each": [round(each, 1) for each in burst_each],
+                "postgres_burst_cpu_s": round(postgres_cpu, 1) if backend.postgres() else 0.0,
+                "redis_burst_cpu_s": round(redis_cpu, 1) if backend.postgres() else 0.0,
+                "kubectl_burst_cpu_s": round(kubectl_cpu, 1),
                 "machine_burst_cpu_s": round(machine_cpu, 1),
                 "clusters_not_running": len(waiting),
                 "apply_failures": failures,

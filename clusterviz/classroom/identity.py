@@ -12,8 +12,10 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core import signing
+from django.db.models.signals import post_delete, post_save
 
 from clusterviz.store import kv
+from clusterviz.store.models import Cluster
 from clusterviz.store.threads import in_thread
 
 from .access import DEMO, READ, SANDBOX, Identity, Ownership, allows, permission
@@ -22,8 +24,11 @@ from .models import AccessToken, Classroom, Sandbox, token_digest
 SANDBOX_COOKIE = "clusterviz-sandbox"
 COOKIE_SALT = "clusterviz.classroom.sandbox"
 TEACH_PERMISSION = "classroom.teach"
-# Ownership only changes when a class or sandbox is created; a short cache spares two queries per request.
-OWNERSHIP_TTL = 2.0
+# Ownership changes only with a class, a sandbox or a cluster, and each change made in this process
+# empties the cache at once (``_ownership_changed``): the cache spares two queries on most requests (a
+# class applying at once asked them 606 times a burst with 2 s), and another web process's change is
+# seen here within this many seconds.
+OWNERSHIP_TTL = 10.0
 _ownership_cache: dict[str, tuple[float, Ownership]] = {}
 
 
@@ -111,6 +116,16 @@ def _owner_of(cluster: str) -> Ownership:
 # In a store thread, which keeps its connection: asked on most API requests, the queries would otherwise
 # open and close a connection of their own each time (Django closes a request's connections when it ends).
 _look_up_ownership = in_thread(_owner_of)
+
+
+def _ownership_changed(sender: Any, **kwargs: Any) -> None:
+    """A class, sandbox or cluster was saved or deleted here: whatever ownership was cached may be wrong."""
+    forget_ownership()
+
+
+for _model in (Classroom, Sandbox, Cluster):
+    post_save.connect(_ownership_changed, sender=_model, dispatch_uid=f"clusterviz-ownership-{_model.__name__}")
+    post_delete.connect(_ownership_changed, sender=_model, dispatch_uid=f"clusterviz-ownership-{_model.__name__}")
 
 
 def forget_ownership(cluster: str = "") -> None:

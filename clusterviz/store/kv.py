@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -139,22 +140,46 @@ def _one_value(sql: str, params: list[Any]) -> Any:
     return None if row is None else row[0]
 
 
+# Every API request names its cluster: the ids looked up lately, by name, with when (time.monotonic).
+# A cluster deleted here is forgotten at once; one deleted by another process is found gone by the
+# store's reads and writes (ClusterNotFound, which forgets it too) or, at the latest, after this long.
+CLUSTER_ID_TTL = 10.0
+_cluster_ids: dict[str, tuple[float, int]] = {}
+
+
 def cluster_id(name: str) -> int:
     """The primary key of the cluster called ``name``."""
+    now = time.monotonic()
+    known = _cluster_ids.get(name)
+    if known is not None and now - known[0] < CLUSTER_ID_TTL:
+        return known[1]
     pk = _one_value(f"SELECT id FROM {_table(Cluster)} WHERE name = %s", [name])
     if pk is None:
         raise ClusterNotFound(name)
+    _cluster_ids[name] = (now, int(pk))
     return int(pk)
+
+
+def _cluster_gone(cid: int) -> ClusterNotFound:
+    """The error for a cluster id with no cluster (any more), which ``cluster_id`` then forgets."""
+    for name, (_, known) in list(_cluster_ids.items()):
+        if known == cid:
+            _cluster_ids.pop(name, None)
+    return ClusterNotFound(str(cid))
 
 
 def create_cluster(name: str) -> int:
     """Create an empty cluster and return its id (an existing one is returned as is)."""
-    cluster, _ = Cluster.objects.get_or_create(name=name)
+    cluster, created = Cluster.objects.get_or_create(name=name)
+    if created:
+        # An id cached for an earlier cluster of that name (a test's flushed database) is not this one's.
+        _cluster_ids.pop(name, None)
     return cluster.pk
 
 
 def delete_cluster(name: str) -> bool:
     """Remove a cluster with everything in it."""
+    _cluster_ids.pop(name, None)
     deleted, _ = Cluster.objects.filter(name=name).delete()
     return deleted > 0
 
@@ -166,7 +191,7 @@ def cluster_names() -> list[str]:
 def current_revision(cid: int) -> int:
     revision = _one_value(f"SELECT revision FROM {_table(Cluster)} WHERE id = %s", [cid])
     if revision is None:
-        raise ClusterNotFound(str(cid))
+        raise _cluster_gone(cid)
     return int(revision)
 
 
@@ -262,7 +287,7 @@ def list_objects(
         )
         rows = cursor.fetchall()
     if not rows:
-        raise ClusterNotFound(str(cid))
+        raise _cluster_gone(cid)
     return [_loads(data) for _, data in rows if data is not None], int(rows[0][0])
 
 
@@ -575,7 +600,7 @@ def write_many(writes: list[Write]) -> list[dict[str, Any] | StoreError]:
             w = writers.get(write.cid)
             try:
                 if w is None:
-                    raise ClusterNotFound(write.cid)
+                    raise _cluster_gone(write.cid)
                 if write.op == "create":
                     results.append(w.create(write.key, write.obj or {}))
                 elif write.op == "update":

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -223,6 +224,7 @@ async def _poll_forever(loop: asyncio.AbstractEventLoop) -> None:
 
 
 # Wake-ups for other processes wait here for the publisher thread.
+GATHER_SECONDS = 0.01
 _outbox: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
 _publisher: threading.Thread | None = None
 
@@ -238,6 +240,9 @@ def _publish_forever() -> None:
     layer = channel_layer()
     while True:
         latest = dict([_outbox.get()])
+        # The wake-ups of the next few milliseconds' commits go in the same message: each message costs
+        # Redis, and every process of the group, a command to send or receive it.
+        time.sleep(GATHER_SECONDS)  # wall-clock: the other processes' watchers wait in real time
         while not _outbox.empty():
             cid, revision = _outbox.get()
             latest[cid] = max(revision, latest.get(cid, 0))

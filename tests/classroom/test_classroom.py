@@ -109,6 +109,16 @@ async def test_anonymous_visitors_see_only_a_public_demo(teacher):
     assert (await post_configmap(stranger, "demo")).status_code == 201
 
 
+async def test_a_class_made_public_here_is_open_at_once_although_its_ownership_was_cached(teacher):
+    classroom = await new_class(teacher)
+    demo = classroom.demo.name
+    stranger = AsyncClient()
+    assert (await stranger.get(f"/c/{demo}/api/v1/nodes")).status_code == 403
+    classroom.public = True
+    await classroom.asave()
+    assert (await stranger.get(f"/c/{demo}/api/v1/nodes")).status_code == 200
+
+
 async def test_a_forged_cookie_or_token_gets_nothing(teacher):
     await new_class(teacher)
     _, anns = await join("Ann")

@@ -133,3 +133,32 @@ def test_the_stores_statements_are_prepared_once_on_postgresql(cid):
         prepared = " ".join(row[0] for row in cursor.fetchall())
     assert 'UPDATE "store_storedobject"' in prepared
     assert 'INSERT INTO "store_watchevent"' in prepared
+
+
+def test_a_clusters_id_is_looked_up_once_and_a_cluster_made_again_is_found_under_its_new_id(
+    django_assert_num_queries,
+):
+    first = kv.create_cluster("again")
+    assert kv.cluster_id("again") == first
+    with django_assert_num_queries(0):
+        assert kv.cluster_id("again") == first
+    kv.create_cluster("between")  # so that the next "again" cannot get the first one's id back
+    assert kv.delete_cluster("again")
+    with pytest.raises(kv.ClusterNotFound):
+        kv.cluster_id("again")
+    second = kv.create_cluster("again")
+    assert second != first
+    assert kv.cluster_id("again") == second
+
+
+def test_a_cluster_deleted_by_another_process_is_forgotten_once_the_store_finds_it_gone():
+    from clusterviz.store.models import Cluster
+
+    cid = kv.create_cluster("elsewhere")
+    assert kv.cluster_id("elsewhere") == cid
+    # As another process deletes it: this one's cached id is not told.
+    Cluster.objects.filter(pk=cid).delete()
+    with pytest.raises(kv.ClusterNotFound):
+        kv.list_objects(kv.cluster_id("elsewhere"), "pods")
+    with pytest.raises(kv.ClusterNotFound):
+        kv.cluster_id("elsewhere")
