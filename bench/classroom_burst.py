@@ -232,6 +232,9 @@ def main() -> None:
                 worker.terminate()
                 worker.wait(timeout=30)
             server.stop()
+            if backend.postgres():
+                # The fresh database the server had (tests drop theirs when their session ends).
+                backend.drop_created_databases()
 
 
 if __name__ == "__main__":
