@@ -21,22 +21,23 @@ DEFAULT_TOLERATION_SECONDS = 300
 EVICTING_TAINTS = ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable")
 
 
-def tainted_at(node: dict[str, Any]) -> datetime | None:
-    """When the node got its first not-ready or unreachable NoExecute taint, or None when it has none."""
-    added: list[datetime] = []
+def evicting_taint(node: dict[str, Any]) -> tuple[datetime, str] | None:
+    """When the node got its first not-ready or unreachable NoExecute taint, and that taint's key; or None."""
+    found = []
     for taint in (node.get("spec") or {}).get("taints") or []:
         if taint.get("effect") == "NoExecute" and taint.get("key") in EVICTING_TAINTS:
             moment = clock.parse(str(taint.get("timeAdded") or ""))
             if moment is not None:
-                added.append(moment)
-    return min(added, default=None)
+                found.append((moment, str(taint["key"])))
+    return min(found, default=None)
 
 
 def eviction_at(node: dict[str, Any], pods: list[dict[str, Any]], eviction_timeout: float) -> str:
     """When the first of ``pods`` on a tainted node is evicted (RFC 3339), or "" when nothing counts down."""
-    added = tainted_at(node)
-    if added is None or not pods:
+    taint = evicting_taint(node)
+    if taint is None or not pods:
         return ""
+    added = taint[0]
     seconds = []
     for pod in pods:
         tolerated = [

@@ -29,7 +29,7 @@ from clusterviz.lessons.script import Action, Lesson
 from . import kubectl, story
 from .actions import node_meaning
 from .captions import CLIENTS, caption
-from .cluster_map import DEFAULT_TOLERATION_SECONDS, eviction_at, tainted_at
+from .cluster_map import DEFAULT_TOLERATION_SECONDS, evicting_taint, eviction_at
 from .language import chinese, translate_upstream
 from .models import Presentation
 
@@ -252,19 +252,19 @@ async def _countdown_begun(client: Client, since: str, eviction_timeout: float) 
     if began is None:
         return None
     for node in (await client.list("nodes"))["items"]:
-        added = tainted_at(node)
+        taint = evicting_taint(node)
         # timeAdded has whole seconds only, and the taint's write may have begun at the previous press.
-        if added is None or added < began.replace(microsecond=0) - timedelta(seconds=1):
+        if taint is None or taint[0] < began.replace(microsecond=0) - timedelta(seconds=1):
             continue
+        added, key = taint
         name = node["metadata"]["name"]
         pods = (await client.list("pods", field_selector=f"spec.nodeName={name}"))["items"]
         at = clock.parse(eviction_at(node, pods, eviction_timeout))
         now = clock.parse(str((await _simulation(client))["status"].get("wall", ""))) or began
         if at is not None and at > now:
-            taint = next(t for t in node["spec"]["taints"] if t.get("effect") == "NoExecute")
             return {
                 "what": _("%(node)s is tainted %(taint)s:NoExecute: its Pods are evicted in %(left)s s.")
-                % {"node": name, "taint": taint.get("key", ""), "left": math.ceil((at - now).total_seconds())},
+                % {"node": name, "taint": key, "left": math.ceil((at - now).total_seconds())},
                 "why": _("The taint-eviction controller leaves each Pod on the node for its tolerationSeconds "
                          "(%(seconds)s s here, 300 s by default), then evicts it. The next press moves the clock on.")
                 % {"seconds": f"{(at - added).total_seconds():g}"},
