@@ -42,6 +42,9 @@ def filler(name: str, node: str, *, cpu: str = "", memory: str = "", image: str 
     a ``volumes`` entry goes to the Pod)."""
     volumes = spec.pop("volumes", None)
     container: dict[str, Any] = {"name": "main", "image": image, **spec}
+    if image.startswith("busybox"):
+        # A shell with nothing to run exits at once (CrashLoopBackOff): a filler stays, as `sleep infinity` does.
+        container.setdefault("command", ["sleep", "infinity"])
     if cpu or memory:
         requests = {k: v for k, v in (("cpu", cpu), ("memory", memory)) if v}
         container["resources"] = {"requests": requests}

@@ -124,6 +124,10 @@ async def test_pod_affinity_and_anti_affinity_hard_and_soft_across_hostname_and_
 async def test_resources_balanced_allocation_prefers_node02_and_image_locality_decides_the_build_pool(sim):
     await play(sim, "resources")
     nodes = {n["metadata"]["name"]: n for n in (await kubectl().list("nodes"))["items"]}
+    # The Pods that load the nodes keep running the whole lesson (a bare shell would exit and crash-loop).
+    for filler in await pods("role=filler"):
+        status = filler["status"]["containerStatuses"][0]
+        assert "running" in status["state"] and status["restartCount"] == 0, status
     for name, cpu, memory in (("node01", 20, 60), ("node02", 50, 50)):
         requested = [p for p in await pods("role=filler") if p["spec"]["nodeName"] == name][0]
         requests = requested["spec"]["containers"][0]["resources"]["requests"]
