@@ -305,8 +305,8 @@ def _encode(value: Any) -> str:
 
 
 def _json_param() -> str:
-    """The placeholder of a JSON column's parameter given as text (PostgreSQL casts it to jsonb)."""
-    return "%s::jsonb" if connection.vendor == "postgresql" else "%s"
+    """The placeholder of a document column's parameter given as text (PostgreSQL checks it as json)."""
+    return "%s::json" if connection.vendor == "postgresql" else "%s"
 
 
 def _loads(value: Any) -> Any:

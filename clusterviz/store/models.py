@@ -7,6 +7,8 @@ transaction (see ``clusterviz.store.kv``).
 
 from django.db import models
 
+from clusterviz.store.fields import DocumentField
+
 
 class Cluster(models.Model):
     """A sandbox cluster: its own objects, revision counter and watch log."""
@@ -38,7 +40,7 @@ class StoredObject(models.Model):
     node_name = models.CharField(max_length=253, blank=True)
     phase = models.CharField(max_length=32, blank=True)
     labels = models.JSONField(default=dict, blank=True)
-    data = models.JSONField()
+    data = DocumentField()
 
     class Meta:
         constraints = [
@@ -69,11 +71,11 @@ class WatchEvent(models.Model):
     resource = models.CharField(max_length=100)
     namespace = models.CharField(max_length=63, blank=True)
     name = models.CharField(max_length=253)
-    object = models.JSONField()
+    object = DocumentField()
     # The object before a MODIFIED write, so filtered watches can turn a change
     # that leaves (or enters) their selection into DELETED (or ADDED), as the
     # real watch cache does.
-    previous = models.JSONField(null=True, blank=True)
+    previous = DocumentField(null=True, blank=True)
 
     class Meta:
         constraints = [

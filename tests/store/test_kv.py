@@ -59,6 +59,25 @@ def test_watch_log_replays_every_write_in_revision_order(cid):
     assert events[2].object["metadata"]["resourceVersion"] == str(start + 3)
 
 
+def test_an_object_reads_back_with_its_keys_in_the_order_they_were_written(cid):
+    """As etcd keeps a value's bytes: kubectl compares a ControllerRevision's ``data`` byte for byte."""
+    key = kv.Key("controllerrevisions.apps", "default", "a")
+    # PostgreSQL's jsonb would put the shorter key first.
+    data = {"spec": {"template": {"metadata": {}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}}
+    written = {**pod("a"), "apiVersion": "apps/v1", "kind": "ControllerRevision", "revision": 1, "data": data}
+    start = kv.current_revision(cid)
+    kv.create(cid, key, written)
+    order = ["spec", "template", "metadata", "spec"]
+
+    def keys(obj: dict) -> list[str]:
+        template = obj["data"]["spec"]["template"]
+        return [*obj["data"], *obj["data"]["spec"], *template]
+
+    assert keys(kv.get(cid, key)) == order
+    assert keys(kv.list_objects(cid, "controllerrevisions.apps")[0][0]) == order
+    assert keys(kv.events_since(cid, start)[0].object) == order
+
+
 def test_clusters_have_independent_revisions(cid):
     other = kv.create_cluster("other")
     kv.create(cid, kv.Key("pods", "default", "a"), pod("a"))
