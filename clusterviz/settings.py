@@ -123,6 +123,8 @@ def database(url: str) -> dict[str, Any]:
             "prepare_threshold": 5,
             "options": " ".join(f"-c {name}={value}" for name, value in server.items()),
         }
+        # One per test process, as for SQLite above: two runs on one server would drop each other's.
+        db["TEST"] = {"NAME": f"test_{db['NAME']}_{os.getpid()}"}
     return db
 
 
