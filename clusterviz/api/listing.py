@@ -9,7 +9,7 @@ anew. Other resources, and callers that may change what they get, are answered f
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 from clusterviz.store import kv
@@ -20,6 +20,9 @@ from .handlers import _indexed, _list, cluster_of, matches, ok, parse_selectors,
 from .request import ApiRequest, ApiResponse, ResourcePath
 
 _events_since = in_thread(kv.events_since)
+_list_page = in_thread(kv.list_page)
+# Rows read at a time for a page whose selectors the store cannot apply.
+SELECTIVE_READ = 500
 
 
 async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
@@ -41,21 +44,29 @@ async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     # a few rows the store's index finds, where the watch cache would look at every object.
     by_index = "name" in indexed or "node_name" in indexed
     follower = await watchcache.listing(cid, resource.key) if req.reads_only and not by_index else None
+
+    def wanted(obj: dict[str, Any]) -> bool:
+        return matches(obj, label_sel, field_reqs)
+
     if follower is not None:
         # From here to the reply nothing is awaited: the page is the watch cache's state at its head.
         keys = follower.objects.keys(resource.key, rp.namespace or None)
         first = 0 if options.start is None else bisect.bisect_left(keys, options.start)
-        entries: Iterator[tuple[paging.Where, dict[str, Any]]] = (
-            (where, follower.objects.shared(resource.key, where)) for where in keys[first:]
-        )
+        entries = ((where, follower.objects.shared(resource.key, where)) for where in keys[first:])
         revision, total = follower.head, len(keys) - first
+        page, last = paging.take(entries, options.limit, wanted)
+    elif options.limit:
+        selective = label_sel is not None or bool(field_reqs)
+        page, last, revision, total = await _store_page(
+            cid, resource.key, rp.namespace or None, indexed, options, selective, wanted
+        )
     else:
         items, revision = await _list(cid, resource.key, rp.namespace or None, **indexed)
         ordered = sorted(((paging.key_of(o), o) for o in items), key=lambda entry: entry[0])
         if options.start is not None:
             ordered = ordered[bisect.bisect_left(ordered, options.start, key=lambda entry: entry[0]):]
-        entries, total = iter(ordered), len(ordered)
-    page, last = paging.take(entries, options.limit, lambda obj: matches(obj, label_sel, field_reqs))
+        total = len(ordered)
+        page, last = paging.take(iter(ordered), 0, wanted)
     if options.revision is not None and options.revision != paging.LATEST:
         revision = options.revision  # every page of a listing reports its first page's revision
     body = render(req, resource, page, revision, single=False)
@@ -65,6 +76,38 @@ async def list_(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             # As etcd counts keys, not matches: only an unfiltered list says how many remain.
             body["metadata"]["remainingItemCount"] = total - options.limit
     return ok(body)
+
+
+async def _store_page(
+    cid: int,
+    resource: str,
+    namespace: str | None,
+    indexed: dict[str, str],
+    options: paging.Options,
+    selective: bool,
+    wanted: Callable[[dict[str, Any]], bool],
+) -> tuple[list[dict[str, Any]], paging.Where | None, int, int]:
+    """A page of a resource the watch cache does not keep, read from the store a row past what it still needs
+    at a time (more when ``selective`` selectors may pass rows over): the page, the key of its last object
+    when more follow, the revision of its first read and how many objects there were from its start."""
+    page: list[dict[str, Any]] = []
+    start = options.start
+    revision = total = -1
+    while True:
+        needed = options.limit - len(page)
+        # One row past the page says whether more follow, as the store's "more" does.
+        rows = max(needed + 1, SELECTIVE_READ) if selective else needed + 1
+        objects, read_at, count = await _list_page(cid, resource, namespace, start, rows, **indexed)
+        if revision < 0:
+            revision, total = read_at, count
+        taken, last = paging.take(((paging.key_of(o), o) for o in objects), needed, wanted)
+        page += taken
+        if last is not None or len(objects) < rows:
+            return page, last, revision, total
+        last_read = paging.key_of(objects[-1])
+        if len(page) == options.limit:  # full with the last row read
+            return page, last_read if count > rows else None, revision, total
+        start = (last_read[0], last_read[1] + "\x00")  # just after it, as a continue token starts
 
 
 async def _held(cid: int, revision: int, start: paging.Where | None, namespace: str | None) -> None:

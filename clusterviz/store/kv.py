@@ -291,6 +291,61 @@ def list_objects(
     return [_loads(data) for _, data in rows if data is not None], int(rows[0][0])
 
 
+def list_page(
+    cid: int,
+    resource: str,
+    namespace: str | None,
+    start: tuple[str, str] | None,
+    limit: int,
+    *,
+    name: str | None = None,
+    node_name: str | None = None,
+    phase: str | None = None,
+) -> tuple[list[dict[str, Any]], int, int]:
+    """Up to ``limit`` objects of one resource in key order from the key ``start`` (a ``(namespace, name)``,
+    inclusive), the revision they were read at, and how many objects there are from ``start`` on.
+
+    What a page of a big listing costs: the rows it returns, found through the key's index, rather than
+    the whole collection. Keys are compared byte by byte (PostgreSQL's "C" collation), the order of
+    continue tokens.
+    """
+    columns = {"namespace": namespace or None, "name": name, "node_name": node_name, "phase": phase}
+    where = {column: value for column, value in columns.items() if value is not None}
+    conditions = "".join(f" AND o.{column} = %s" for column in where)
+    collate = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
+    key = f"o.namespace{collate}, o.name{collate}"
+    params: list[Any] = [resource, *where.values()]
+    if start is not None:
+        condition, bound = _from_key(start, collate)
+        conditions += condition
+        params += bound
+    with _cursor() as cursor:
+        # The cluster's row comes once even without objects (its data then NULL); the count is taken
+        # before the LIMIT, over every row the conditions select.
+        cursor.execute(
+            f"SELECT c.revision, o.data, count(o.id) OVER () FROM {_table(Cluster)} c LEFT JOIN {_table(StoredObject)} o"
+            f" ON o.cluster_id = c.id AND o.resource = %s{conditions} WHERE c.id = %s ORDER BY {key} LIMIT %s",
+            [*params, cid, limit],
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        raise _cluster_gone(cid)
+    return [_loads(data) for _, data, _ in rows if data is not None], int(rows[0][0]), int(rows[0][2])
+
+
+def _from_key(start: tuple[str, str], collate: str) -> tuple[str, list[str]]:
+    """The condition (and its parameters) of the keys from ``start`` on.
+
+    A continue token starts just after its last key, at that key with a NUL byte appended, which PostgreSQL
+    cannot be sent; no name holds one, so the keys from there on are those after the part before the NUL.
+    """
+    namespace, name = start
+    if "\x00" in namespace:
+        return f" AND o.namespace{collate} > %s", [namespace.partition("\x00")[0]]
+    comparison = ">" if "\x00" in name else ">="
+    return f" AND (o.namespace{collate}, o.name{collate}) {comparison} (%s, %s)", [namespace, name.partition("\x00")[0]]
+
+
 def objects_in(cid: int, resource: str, namespace: str) -> list[dict[str, Any]]:
     """One namespace's objects of a resource, by name, in a single statement (no revision: admission's look-ups)."""
     return _objects(cid, resource, {"namespace": namespace})

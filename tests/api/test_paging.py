@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from clusterviz.api import errors
+from clusterviz.api import errors, listing
 from clusterviz.api.client import Client
 from clusterviz.api.request import ApiRequest
 from clusterviz.api.server import dispatch
@@ -94,7 +94,12 @@ async def test_a_token_is_the_real_ones_shape_and_every_page_reports_the_first_p
     assert start == f"{across['items'][0]['metadata']['namespace']}/{across['items'][0]['metadata']['name']}\x00"
 
 
-async def test_selectors_are_applied_before_the_limit_and_only_an_unfiltered_page_counts_what_remains():
+# The store is read a few rows at a time for a selective page: as many as the default, and one past the page.
+@pytest.mark.parametrize("rows_at_a_time", [listing.SELECTIVE_READ, 1])
+async def test_selectors_are_applied_before_the_limit_and_only_an_unfiltered_page_counts_what_remains(
+    rows_at_a_time, monkeypatch
+):
+    monkeypatch.setattr(listing, "SELECTIVE_READ", rows_at_a_time)
     client = Client("demo", "kubectl", simulated=False)
     await fresh_configmaps(client, ["a", "b", "c", "d", "e"], {"a": "web", "c": "web", "e": "web"})
     first = await page(client, limit="2", labelSelector="app=web")
@@ -107,6 +112,18 @@ async def test_selectors_are_applied_before_the_limit_and_only_an_unfiltered_pag
     full = await page(client, limit="2", labelSelector="app=web")
     empty = await page(client, limit="2", labelSelector="app=web", **{"continue": full["metadata"]["continue"]})
     assert empty["items"] == [] and "continue" not in empty["metadata"]
+    # Matches far apart: each found once, wherever the store's reads end.
+    await client.create({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "f", "labels": {"app": "db"}}},
+                        "default")
+    await client.patch("configmaps", "d", {"metadata": {"labels": {"app": "web"}}}, "default")
+    await client.patch("configmaps", "f", {"metadata": {"labels": {"app": "web"}}}, "default")
+    sparse = await page(client, limit="3", labelSelector="app=web")
+    assert [i["metadata"]["name"] for i in sparse["items"]] == ["a", "c", "d"]
+    assert decoded(sparse["metadata"]["continue"])["start"] == "d\x00"
+    rest = await page(client, limit="3", labelSelector="app=web", **{"continue": sparse["metadata"]["continue"]})
+    assert [i["metadata"]["name"] for i in rest["items"]] == ["f"] and "continue" not in rest["metadata"]
+    whole = await page(client, limit="5", labelSelector="app=web")
+    assert [i["metadata"]["name"] for i in whole["items"]] == ["a", "c", "d", "f"] and "continue" not in whole["metadata"]
 
 
 async def test_an_expired_token_is_a_410_whose_status_carries_a_token_at_the_latest_revision():
