@@ -46,6 +46,7 @@ from clusterviz.scheduler.framework import (
     CycleState,
     ExplainFilterPlugin,
     ExplainScorePlugin,
+    NodeLocalExplanation,
     NodeStatuses,
     PreFilterResult,
     Status,
@@ -355,15 +356,30 @@ class _Explainer:
             return None if inputs is None else distinct.setdefault(orjson.dumps(inputs), inputs)
 
         pod = self.pod
+
+        def column(
+            plugin: Any, scoring: bool, explain: Callable[[CycleState, PodInfo, NodeInfo], dict[str, Any] | None],
+            listed: list[NodeInfo | None],
+        ) -> list[dict[str, Any] | None]:
+            key = plugin.explain_key(state, pod, scoring) if isinstance(plugin, NodeLocalExplanation) else None
+            if key is None:
+                return [shared(explain(state, pod, n)) if n is not None else None for n in listed]
+            out: list[dict[str, Any] | None] = []
+            for n in listed:
+                if n is None:
+                    out.append(None)
+                    continue
+                kept = n.explained.get((plugin.name, scoring))
+                if kept is None or kept[0] is not plugin or kept[1] != n.generation or kept[2] != key:
+                    inputs = explain(state, pod, n)
+                    kept = (plugin, n.generation, key, inputs, b"" if inputs is None else orjson.dumps(inputs))
+                    n.explained[(plugin.name, scoring)] = kept
+                out.append(None if kept[3] is None else distinct.setdefault(kept[4], kept[3]))
+            return out
+
         return Explanation(
-            {
-                p.name: [shared(p.explain_filter(state, pod, n)) if n is not None else None for n in nodes]
-                for p in filters
-            },
-            {
-                p.name: [shared(p.explain_score(state, pod, n)) if n is not None else None for n in scored]
-                for p in scores
-            },
+            {p.name: column(p, False, p.explain_filter, nodes) for p in filters},
+            {p.name: column(p, True, p.explain_score, scored) for p in scores},
         )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -533,6 +533,20 @@ class ExplainScorePlugin(Plugin, Protocol):
     """A Score plugin that lays out the inputs behind its raw score on one node (for the decision record)."""
 
     def explain_score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class NodeLocalExplanation(Plugin, Protocol):
+    """An explaining plugin whose inputs on a node depend on that node alone, given ``explain_key``.
+
+    Every attempt's record lays out the inputs on every listed node, and from one attempt to the next
+    most nodes stay as they were (only the node the last Pod went to changed): inputs worked out for an
+    unchanged node (same NodeInfo generation) and an equal key are taken again instead of worked out anew.
+    ``scoring`` asks for the key of the Score inputs, else of the Filter's; None means the inputs
+    cannot be kept this time.
+    """
+
+    def explain_key(self, state: CycleState, pod: PodInfo, scoring: bool) -> Hashable | None: ...
 
 
 @runtime_checkable

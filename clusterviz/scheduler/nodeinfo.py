@@ -476,6 +476,10 @@ class NodeInfo:
         self.pod_groups: Counter[Hashable] = Counter()
         self.score_terms: Counter[Hashable] = Counter()
         self.generation = 0
+        # Decision-record inputs kept for this node by plugin and by Filter (False) or Score (True), valid
+        # while ``generation`` holds (see framework.NodeLocalExplanation): (plugin, generation, key, inputs,
+        # their JSON text).
+        self.explained: dict[tuple[str, bool], tuple[Any, int, Hashable, dict[str, Any] | None, bytes]] = {}
         self.image_index = image_index
         if node is not None:
             self.set_node(node)
@@ -570,6 +574,7 @@ class NodeInfo:
         out.pod_groups = Counter(self.pod_groups)
         out.score_terms = Counter(self.score_terms)
         out.generation = self.generation
+        out.explained = {}  # a what-if's nodes change apart from the snapshot's
         out.image_index = self.image_index
         return out
 

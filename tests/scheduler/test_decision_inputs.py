@@ -269,3 +269,27 @@ def test_a_hard_spread_constraint_shows_the_skew_and_required_anti_affinity_the_
     assert (
         entry(record, "a1", "filters", "InterPodAffinity")["reason"] == "node(s) didn't match pod anti-affinity rules"
     )
+
+
+def test_inputs_kept_between_attempts_are_those_of_a_fresh_snapshot():
+    """Pods placed one after another (and a node given more room half-way): every record lists the inputs a
+    scheduler that has just listed the same nodes and Pods would list."""
+    nodes = [
+        make_node(f"node{i:02d}", cpu=str(2 + i % 3), images=[(["nginx:1.25"], 300 * MiB)] if i % 4 == 0 else [])
+        for i in range(8)
+    ]
+    placed: list[dict[str, Any]] = []
+    profile = default_profile()
+    running = snap(nodes)
+    for j in range(24):
+        if j == 12:
+            nodes[3] = make_node("node03", cpu="16", memory="32Gi")
+            running.update_node(nodes[3])
+        pod = make_pod(f"web-{j}", cpu=("100m", "250m", "500m")[j % 3], memory="64Mi", labels={"app": "web"})
+        kept = body(schedule(pod, running, profile, random.Random(j)))
+        fresh = body(schedule(pod, snap(nodes, placed), profile, random.Random(j)))
+        assert kept == fresh
+        assert kept["selected"] is not None
+        bound = {**pod, "spec": {**pod["spec"], "nodeName": kept["selected"]}}
+        placed.append(bound)
+        running.update_pod(bound)

@@ -5,7 +5,7 @@ Upstream: ``pkg/scheduler/framework/plugins/imagelocality/image_locality.go``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -142,6 +142,14 @@ class ImageLocality(BasePlugin):
         total = len(state.snapshot) if state.snapshot is not None else 1
         images, count = self._images(state, pod)
         return image_inputs(node, images, count, max(total, 1))
+
+    def explain_key(self, state: CycleState, pod: PodInfo, scoring: bool) -> Hashable | None:
+        """Besides the node's own images: the Pod's images, how many nodes each is on and the node count."""
+        if state.snapshot is None:
+            return None
+        images, count = self._images(state, pod)
+        index = state.snapshot.images
+        return images, count, len(state.snapshot), tuple(index.summary(name) for name in images)
 
     def _images(self, state: CycleState, pod: PodInfo) -> tuple[tuple[str, ...], int]:
         images = state.get(NAME)

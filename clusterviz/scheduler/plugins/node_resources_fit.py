@@ -8,7 +8,7 @@ container without a cpu/memory request as 100m / 200Mi.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -520,6 +520,16 @@ class NodeResourcesFit(BasePlugin):
         names = self._score_resources
         pod_request = state.get(NAME + "/score") or [pod.non_zero_requests.get(n) for n in names]
         return score_inputs(self.strategy, node, pod.requests, pod_request)
+
+    def explain_key(self, state: CycleState, pod: PodInfo, scoring: bool) -> Hashable:
+        """What the inputs on a node depend on besides the node: the requests the filter checks, or the
+        scoring requests and actual requests of the scored resources."""
+        if not scoring:
+            request = state.get(NAME) or pod.requests
+            return tuple(checked_resources(request, self.ignored_resources, self.ignored_resource_groups))
+        names = self._score_resources
+        pod_request = state.get(NAME + "/score") or [pod.non_zero_requests.get(n) for n in names]
+        return tuple(pod_request), tuple(pod.requests.get(n) for n in names)
 
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: NodeTable, rows: np.ndarray) -> np.ndarray:
         """:meth:`score` for the given rows at once."""
