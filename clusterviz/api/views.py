@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -10,6 +9,8 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
+
+from clusterviz.apimachinery.unstructured import dumps
 
 from . import discovery, errors
 from .request import ApiRequest, ApiResponse
@@ -64,7 +65,8 @@ async def unprefixed(request: HttpRequest, path: str) -> HttpResponse | Streamin
 
 
 def encode(body: Any) -> bytes:
-    return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    """A response body's JSON."""
+    return dumps(body)
 
 
 async def _frames(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:

@@ -9,6 +9,7 @@ knows what it holds.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import orjson
@@ -27,6 +28,15 @@ def deep_copy[T](obj: T) -> T:
     if copied != obj:  # a tuple came back a list, NaN as null: not a faithful copy
         return copy.deepcopy(obj)
     return copied
+
+
+def dumps(value: Any) -> bytes:
+    """Compact UTF-8 JSON of decoded JSON, by orjson (several times faster than ``json.dumps``); what orjson
+    cannot carry (numbers beyond 64 bits) is encoded by ``json.dumps``, as Django's JSONField would."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def dict_or_empty(value: object) -> dict[str, Any]:

@@ -10,7 +10,6 @@ All functions here are synchronous; the API server calls them from threads.
 from __future__ import annotations
 
 import functools
-import json
 import threading
 import time
 from collections import defaultdict
@@ -25,7 +24,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
 
-from clusterviz.apimachinery.unstructured import dict_or_empty, str_or_empty
+from clusterviz.apimachinery.unstructured import dict_or_empty, dumps, str_or_empty
 
 from . import notify
 from .models import Cluster, StoredObject, WatchEvent
@@ -311,21 +310,22 @@ def list_page(
     """
     columns = {"namespace": namespace or None, "name": name, "node_name": node_name, "phase": phase}
     where = {column: value for column, value in columns.items() if value is not None}
-    conditions = "".join(f" AND o.{column} = %s" for column in where)
+    conditions = "".join(f" AND {{o}}.{column} = %s" for column in where)
     collate = ' COLLATE "C"' if connection.vendor == "postgresql" else ""
-    key = f"o.namespace{collate}, o.name{collate}"
     params: list[Any] = [resource, *where.values()]
     if start is not None:
         condition, bound = _from_key(start, collate)
         conditions += condition
         params += bound
+    selected = "{o}.cluster_id = %s AND {o}.resource = %s" + conditions
     with _cursor() as cursor:
-        # The cluster's row comes once even without objects (its data then NULL); the count is taken
-        # before the LIMIT, over every row the conditions select.
+        # The cluster's row comes once even without objects (its data then NULL). The count is a statement of
+        # its own within this one, which the key's index answers without reading the objects.
         cursor.execute(
-            f"SELECT c.revision, o.data, count(o.id) OVER () FROM {_table(Cluster)} c LEFT JOIN {_table(StoredObject)} o"
-            f" ON o.cluster_id = c.id AND o.resource = %s{conditions} WHERE c.id = %s ORDER BY {key} LIMIT %s",
-            [*params, cid, limit],
+            f"SELECT c.revision, o.data, (SELECT count(*) FROM {_table(StoredObject)} n WHERE {selected.format(o='n')})"
+            f" FROM {_table(Cluster)} c LEFT JOIN {_table(StoredObject)} o ON {selected.format(o='o')} WHERE c.id = %s"
+            f" ORDER BY o.namespace{collate}, o.name{collate} LIMIT %s",
+            [cid, *params, cid, *params, cid, limit],
         )
         rows = cursor.fetchall()
     if not rows:
@@ -341,9 +341,9 @@ def _from_key(start: tuple[str, str], collate: str) -> tuple[str, list[str]]:
     """
     namespace, name = start
     if "\x00" in namespace:
-        return f" AND o.namespace{collate} > %s", [namespace.partition("\x00")[0]]
+        return f" AND {{o}}.namespace{collate} > %s", [namespace.partition("\x00")[0]]
     comparison = ">" if "\x00" in name else ">="
-    return f" AND (o.namespace{collate}, o.name{collate}) {comparison} (%s, %s)", [namespace, name.partition("\x00")[0]]
+    return f" AND ({{o}}.namespace{collate}, {{o}}.name{collate}) {comparison} (%s, %s)", [namespace, name.partition("\x00")[0]]
 
 
 def objects_in(cid: int, resource: str, namespace: str) -> list[dict[str, Any]]:
@@ -353,10 +353,7 @@ def objects_in(cid: int, resource: str, namespace: str) -> list[dict[str, Any]]:
 
 def _encode(value: Any) -> str:
     """The JSON text of a column's value, encoded once: a write's row and its watch event share it."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except (TypeError, orjson.JSONEncodeError):
-        return json.dumps(value)  # what orjson cannot carry, as Django's JSONField would (numbers beyond 64 bits)
+    return dumps(value).decode()
 
 
 def _json_param() -> str:
