@@ -139,7 +139,7 @@ def channel_layers(redis_url: str) -> dict[str, Any]:
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 # A group member that stops joining again (its process died) is dropped after a minute,
                 # not channels_redis's default day: every message to the group is also queued for it.
-                # Live members join again well within that (store.notify.membership).
+                # (Wake-ups and forwarded writes go over Redis pub/sub instead: store.notify, sim.remote.)
                 "CONFIG": {"hosts": [host], "capacity": 1000, "group_expiry": 60},
             }
         }

@@ -101,6 +101,13 @@ def holder_elsewhere(cluster: str, holder: str, lease_seconds: float = LEASE_SEC
     )
 
 
+def live_holders(lease_seconds: float = LEASE_SECONDS) -> dict[str, str]:
+    """The process holding each cluster's live lease (one query for every cluster)."""
+    fresh = timezone.now() - timedelta(seconds=lease_seconds)
+    rows = EngineLease.objects.filter(renewed__gte=fresh).exclude(holder="").values_list("cluster", "holder")
+    return dict(rows)
+
+
 def held_elsewhere(cluster: str, holder: str, lease_seconds: float = LEASE_SECONDS) -> bool:
     """Whether another process holds a live lease on ``cluster``."""
     return holder_elsewhere(cluster, holder, lease_seconds) is not None

@@ -2,16 +2,20 @@
 
 In scale-out the engines run in ``simworker`` processes while Daphne processes take kubectl's
 requests. A write must still be hops 1-3 on its cluster's bus (and wait in step mode), so a web
-process without the cluster's engine sends the request over the channel layer (Redis) to the
-process holding the engine's lease, which serves it exactly as a local request and sends the
-answer back. Reads never travel: they are answered from the store where they arrive.
+process without the cluster's engine publishes the request on the Redis channel of the process
+holding the engine's lease, which serves it exactly as a local request and publishes the answer
+on the channel of the forwarding event loop. Reads never travel: they are answered from the store
+where they arrive. Pub/sub costs one Redis command per message, where the channel layer's send and
+receive cost four each; it keeps nothing for a process that is not listening, which the
+forwarder's sending again (below) covers as it covers any message lost on the way.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import base64
 import hashlib
+import json
 import logging
 import uuid
 from collections import OrderedDict
@@ -23,7 +27,7 @@ from django.conf import settings
 from clusterviz.api import errors
 from clusterviz.api.request import ApiRequest, ApiResponse
 from clusterviz.store import loops
-from clusterviz.store.notify import channel_layer, membership
+from clusterviz.store.notify import Listening, redis_client
 from clusterviz.store.threads import in_thread
 
 from . import lease
@@ -45,28 +49,86 @@ ACK_AFTER_SECONDS = 0.5
 ANSWER_SECONDS = 10.0
 # Request ids a holder remembers, so that a request sent twice is served once.
 REMEMBERED = 10_000
-# How long a holder that lost Redis waits before listening again.
-RETRY_SECONDS = 1.0
+# How long a forwarder trusts the lease holders it read (the holder of a cluster changes only when
+# a worker stops, dies or hands clusters to a newcomer; a holder that does not take a request in
+# time makes the forwarder read them again at once).
+HOLDERS_SECONDS = 2.0
 
 
-def group(holder: str) -> str:
-    """The channel-layer group of the process called ``holder`` in the lease table.
-
-    Group names allow only letters, digits, ``-``, ``_`` and ``.``; a holder name has a colon.
-    """
+def channel(holder: str) -> str:
+    """The Redis channel of the process called ``holder`` in the lease table."""
     return f"clusterviz-gate-{hashlib.sha1(holder.encode()).hexdigest()}"
 
 
 def available() -> bool:
-    """Only a shared channel layer (Redis) reaches other processes."""
-    return "Redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    """Only Redis reaches other processes."""
+    return bool(settings.REDIS_URL)
 
 
 def _encode(req: ApiRequest) -> dict[str, Any]:
     return {
-        "cluster": req.cluster, "method": req.method, "path": req.path, "query": req.query, "body": req.body,
-        "content_type": req.content_type, "accept": req.accept, "client": req.client, "host": req.host,
+        "cluster": req.cluster, "method": req.method, "path": req.path, "query": req.query,
+        "body": base64.b64encode(req.body).decode(), "content_type": req.content_type, "accept": req.accept,
+        "client": req.client, "host": req.host,
     }  # fmt: skip
+
+
+def _decode(request: dict[str, Any]) -> ApiRequest:
+    return ApiRequest(**{**request, "body": base64.b64decode(request["body"])})
+
+
+def _body(body: Any) -> dict[str, Any]:
+    """An answer's body as JSON: raw bytes in base64, anything else as it is."""
+    return {"base64": base64.b64encode(body).decode()} if isinstance(body, bytes) else {"value": body}
+
+
+def _unbody(body: dict[str, Any]) -> Any:
+    return base64.b64decode(body["base64"]) if "base64" in body else body["value"]
+
+
+async def send(holder: str, message: dict[str, Any]) -> None:
+    """Publish ``message`` on the channel of the process called ``holder``."""
+    await redis_client().publish(channel(holder), json.dumps(message))
+
+
+class _Holders:
+    """The live lease holders of every cluster, as one event loop's forwarder last read them."""
+
+    def __init__(self) -> None:
+        self.holders: dict[str, str] = {}
+        self.read_at = -HOLDERS_SECONDS
+
+    async def of(self, cluster: str, holder: str) -> str | None:
+        """The process other than ``holder`` that runs ``cluster``'s engine, or None; read again when stale."""
+        now = asyncio.get_running_loop().time()
+        if now - self.read_at >= HOLDERS_SECONDS:
+            self.holders = await in_thread(lease.live_holders)()
+            self.read_at = now
+        serving = self.holders.get(cluster)
+        return serving if serving != holder else None
+
+    def forget(self) -> None:
+        """Read the holders again on the next request (one did not answer)."""
+        self.read_at = -HOLDERS_SECONDS
+
+
+class _Replies:
+    """One event loop's channel for the answers to the writes it forwards, handed to each request's queue."""
+
+    def __init__(self) -> None:
+        self.channel = f"clusterviz-reply-{uuid.uuid4().hex}"
+        self.waiting: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self.listening = Listening(self.channel, self._take)
+
+    def _take(self, data: bytes) -> None:
+        answer = json.loads(data)
+        waiting = self.waiting.get(answer["id"])
+        if waiting is not None:  # else an answer sent again after the first one came
+            waiting.put_nowait(answer)
+
+
+_holders: dict[asyncio.AbstractEventLoop, _Holders] = {}
+_replies: dict[asyncio.AbstractEventLoop, _Replies] = {}
 
 
 async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
@@ -80,37 +142,48 @@ async def forward(req: ApiRequest, holder: str) -> ApiResponse | None:
     """
     if not available():
         return None
-    layer = channel_layer()
-    reply = await layer.new_channel()
-    message = {"type": "gate.request", "id": uuid.uuid4().hex, "reply": reply, "request": _encode(req)}
+    holders = loops.entry(_holders, _Holders)
+    replies = loops.entry(_replies, _Replies)
+    if not replies.listening.subscribed.is_set():
+        # Answers published before the channel is subscribed would be lost (and the request sent again).
+        try:
+            await asyncio.wait_for(replies.listening.subscribed.wait(), ACK_SECONDS)
+        except TimeoutError:
+            pass  # Redis is slow or away: sending again covers it
+    request_id = uuid.uuid4().hex
+    message = {"type": "gate.request", "id": request_id, "reply": replies.channel, "request": _encode(req)}
+    answers = replies.waiting[request_id] = asyncio.Queue()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + FORWARD_TIMEOUT
     taken = False
-    while loop.time() < deadline:
-        serving = await in_thread(lease.holder_elsewhere)(req.cluster, holder)
-        if serving is None:
-            if taken:
-                break  # the process that took it stopped: whether it was served is unknown
-            return None  # nobody else runs it (any more): serve it here
-        await layer.group_send(group(serving), message)
-        try:
-            answer = await asyncio.wait_for(layer.receive(reply), ANSWER_SECONDS if taken else ACK_SECONDS)
-            # Skip acknowledgements: a request sent twice is acknowledged twice.
-            while answer["type"] == "gate.ack":
-                taken = True
-                answer = await asyncio.wait_for(layer.receive(reply), ANSWER_SECONDS)
-        except TimeoutError:
-            continue
-        return ApiResponse(
-            answer["status"], answer["body"], headers=answer["headers"], content_type=answer["content_type"]
-        )
+    try:
+        while loop.time() < deadline:
+            serving = await holders.of(req.cluster, holder)
+            if serving is None:
+                if taken:
+                    break  # the process that took it stopped: whether it was served is unknown
+                return None  # nobody else runs it (any more): serve it here
+            await send(serving, message)
+            try:
+                answer = await asyncio.wait_for(answers.get(), ANSWER_SECONDS if taken else ACK_SECONDS)
+                # Skip acknowledgements: a request sent twice is acknowledged twice.
+                while answer["type"] == "gate.ack":
+                    taken = True
+                    answer = await asyncio.wait_for(answers.get(), ANSWER_SECONDS)
+            except TimeoutError:
+                holders.forget()  # the holder may have changed meanwhile
+                continue
+            return ApiResponse(answer["status"], _unbody(answer["body"]), headers=answer["headers"],
+                               content_type=answer["content_type"])  # fmt: skip
+    finally:
+        del replies.waiting[request_id]
     raise errors.service_unavailable(f'the process simulating cluster "{req.cluster}" did not answer; try again')
 
 
 class _Gate:
     """One event loop's channel for the writes other processes forward to it, whatever their cluster.
 
-    It is the only member of this process's group (``group``), and serves the requests of the
+    It is the only listener of this process's channel (``channel``), and serves the requests of the
     clusters whose engines run in its loop; a request for another cluster is left for the forwarder
     to send again, to the cluster's holder.
     """
@@ -120,38 +193,15 @@ class _Gate:
         self.answering: set[asyncio.Task[None]] = set()
         # The answer of each request taken, by id (None while it is served), so that a request sent
         # again is served once, and once served is answered again: the forwarder may have missed
-        # the first answer (channels_redis drops what reaches a receive given up on as it arrives).
+        # the first answer (pub/sub keeps nothing for a forwarder that was not listening).
         self.taken: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
-        self.task = asyncio.get_running_loop().create_task(self._receive())
+        self.listening = Listening(channel(lease.holder_identity()), lambda data: self._take(json.loads(data)))
 
-    async def _receive(self) -> None:
-        """Take requests until cancelled, joining again after a failure of Redis."""
-        try:
-            while True:
-                try:
-                    await self._listen()
-                except asyncio.CancelledError:
-                    raise
-                except Exception:  # noqa: BLE001 - forwarders send again meanwhile
-                    log.warning("lost the channel layer; serving forwarded writes again shortly", exc_info=True)
-                    await asyncio.sleep(RETRY_SECONDS)  # wall-clock: waiting for Redis to come back
-        finally:
-            for task in self.answering:
-                task.cancel()
-
-    async def _listen(self) -> None:
-        """Join this process's group on a fresh channel and take its requests until Redis fails."""
-        layer = channel_layer()
-        channel = await layer.new_channel()
-        name = group(lease.holder_identity())
-        renewing = asyncio.get_running_loop().create_task(membership(name, channel))
-        try:
-            while True:
-                self._take(await layer.receive(channel))
-        finally:
-            renewing.cancel()
-            with contextlib.suppress(Exception):  # Redis may be the failure; the membership then expires
-                await layer.group_discard(name, channel)
+    def close(self) -> None:
+        """Stop taking requests, and serving those taken."""
+        self.listening.close()
+        for task in self.answering:
+            task.cancel()
 
     def _take(self, message: dict[str, Any]) -> None:
         """Acknowledge and serve ``message``, or answer it again; nothing if it is another cluster's."""
@@ -175,7 +225,7 @@ class _Gate:
         """Serve ``message``, acknowledging it if its answer is not ready at once; remember the answer and send it back."""
         from clusterviz.api.server import dispatch
 
-        serving = asyncio.ensure_future(dispatch(ApiRequest(**message["request"])))
+        serving = asyncio.ensure_future(dispatch(_decode(message["request"])))
         try:
             # Most writes are answered within their three hops: their answer alone tells the forwarder
             # that they were taken, one message less each way on a busy loop.
@@ -184,7 +234,7 @@ class _Gate:
             resp = await serving
         finally:
             serving.cancel()  # the gate stopped meanwhile (nothing once served)
-        answer = {"type": "gate.response", "status": resp.status, "body": resp.body, "headers": resp.headers,
+        answer = {"type": "gate.response", "status": resp.status, "body": _body(resp.body), "headers": resp.headers,
                   "content_type": resp.content_type}  # fmt: skip
         if message["id"] in self.taken:
             self.taken[message["id"]] = answer
@@ -193,7 +243,7 @@ class _Gate:
 
 async def _reply(message: dict[str, Any], content: dict[str, Any]) -> None:
     """Send ``content`` to the forwarder of ``message``."""
-    await channel_layer().send(message["reply"], content)
+    await redis_client().publish(message["reply"], json.dumps({**content, "id": message["id"]}))
 
 
 _gates: dict[asyncio.AbstractEventLoop, _Gate] = {}
@@ -212,4 +262,4 @@ async def serve(cluster: str) -> None:
         gate.clusters.discard(cluster)
         if not gate.clusters and _gates.get(asyncio.get_running_loop()) is gate:
             del _gates[asyncio.get_running_loop()]
-            gate.task.cancel()
+            gate.close()

@@ -2,26 +2,34 @@
 
 A wake-up says "cluster N reached revision R". Subscribers in this process are
 woken directly, with the events of the write, so that they need not read it
-back; other processes learn through one channel-layer group, which each event
-loop with subscribers joins (with Redis; the in-memory layer has no other
-processes to hear from), and read the log themselves. A message of that group
+back; other processes learn through one Redis pub/sub channel, to which each
+event loop with subscribers listens (with Redis; without it there are no other
+processes to hear from), and read the log themselves. A message on that channel
 names every cluster a batch of writes moved, with its revision: one message per
 batch however many clusters it wrote, and each listener wakes only the clusters
-watched in its loop. One poll per event loop finds what a lost or impossible
-wake-up missed, so a wake-up delays an event at worst, never loses it.
+watched in its loop. Pub/sub costs Redis one command per message, and a listener
+none (Redis pushes to its connection), where a channel-layer group cost each
+member four commands per message. One poll per event loop finds what a lost or
+impossible wake-up missed (pub/sub keeps nothing for a listener that is away),
+so a wake-up delays an event at worst, never loses it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
+import os
 import queue
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import redis
+import redis.asyncio
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -42,65 +50,80 @@ def channel_layer() -> BaseChannelLayer:
     return layer
 
 
-# The channel-layer group carrying every process's wake-ups.
-GROUP = "clusterviz-revisions"
+# The Redis pub/sub channel carrying every process's wake-ups.
+CHANNEL = "clusterviz-revisions"
+# How long a listener that lost Redis waits before subscribing again.
+RETRY_SECONDS = 1.0
+
+_clients: dict[asyncio.AbstractEventLoop, redis.asyncio.Redis] = {}
 
 
-# How often a member joins its group again, well within the layer's ``group_expiry`` (settings):
-# a member that stops (its process died) is dropped, and one that Redis forgot (a restart) is back.
-RENEW_SECONDS = 20.0
+def redis_client() -> redis.asyncio.Redis:
+    """The running event loop's client of Redis (``REDIS_URL``), its connections pooled and named after
+    this process (``CLIENT LIST`` tells whose they are)."""
+    return loops.entry(
+        _clients, lambda: redis.asyncio.Redis.from_url(settings.REDIS_URL, client_name=f"clusterviz-{os.getpid()}")
+    )
 
 
-async def membership(group: str, channel: str) -> None:
-    """Keep ``channel`` in the channel-layer ``group`` until cancelled, joining again every ``RENEW_SECONDS``."""
-    layer = channel_layer()
-    while True:
-        try:
-            await layer.group_add(group, channel)
-        except Exception:  # noqa: BLE001 - Redis is away: the next round joins again
-            log.warning("could not join the channel-layer group %s", group, exc_info=True)
-        await asyncio.sleep(RENEW_SECONDS)  # wall-clock: the layer's group expiry runs in real time
+class Listening:
+    """Hands each message published on a Redis channel to ``take``, in this event loop, until closed.
+
+    A listener that loses Redis subscribes again after ``RETRY_SECONDS``; what was published meanwhile
+    is not kept for it. ``subscribed`` is set while messages reach it.
+    """
+
+    def __init__(self, channel: str, take: Callable[[bytes], None]) -> None:
+        self.channel = channel
+        self.take = take
+        self.subscribed = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            pubsub = redis_client().pubsub()
+            try:
+                await pubsub.subscribe(self.channel)
+                async for message in pubsub.listen():
+                    if message["type"] == "subscribe":
+                        self.subscribed.set()
+                    elif message["type"] == "message":
+                        self.take(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis went away: subscribe again shortly
+                log.warning("lost Redis while listening on %s; retrying", self.channel, exc_info=True)
+            finally:
+                self.subscribed.clear()
+                with contextlib.suppress(Exception):  # Redis may be the failure
+                    await pubsub.aclose()
+            await asyncio.sleep(RETRY_SECONDS)  # wall-clock: waiting for Redis to come back
+
+    def close(self) -> None:
+        """Stop listening."""
+        self.task.cancel()
 
 
 class _Listener:
-    """One event loop's channel in the wake-up group, woken by other processes' writes.
+    """One event loop's listener to the wake-ups of other processes' writes.
 
     Each message wakes the watchers of the clusters it names that are watched in this loop; the
     others' watchers are in other processes.
     """
 
-    RETRY_SECONDS = 1.0
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+    def __init__(self) -> None:
         self.clusters: set[int] = set()
-        self.channel = ""
-        # Kept referenced: the loop holds only weak references to its tasks.
-        self.tasks = {loop.create_task(self._receive())}
+        self.listening = Listening(CHANNEL, self._wake)
 
     def join(self, cid: int) -> None:
         """Hear about ``cid``'s writes."""
         self.clusters.add(cid)
 
-    def _wake(self, message: dict[str, Any]) -> None:
-        """Wake the watchers of the clusters ``message`` names that this loop watches."""
-        for cid, revision in message["revisions"]:
+    def _wake(self, data: bytes) -> None:
+        """Wake the watchers of the clusters the message names that this loop watches."""
+        for cid, revision in json.loads(data):
             if cid in self.clusters:
                 wake_local(int(cid), int(revision))
-
-    async def _receive(self) -> None:
-        layer = channel_layer()
-        while True:
-            try:
-                if not self.channel:
-                    self.channel = await layer.new_channel()
-                    self.tasks.add(self.loop.create_task(membership(GROUP, self.channel)))
-                self._wake(await layer.receive(self.channel))
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - Redis went away: watchers poll meanwhile
-                log.warning("lost the channel layer; retrying", exc_info=True)
-                await asyncio.sleep(self.RETRY_SECONDS)  # wall-clock: waiting for Redis to come back
 
 
 _listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
@@ -110,8 +133,7 @@ def _listen(cid: int) -> None:
     """Make this event loop hear other processes' writes to ``cid``."""
     if not settings.REDIS_URL:
         return
-    loop = asyncio.get_running_loop()
-    loops.entry(_listeners, lambda: _Listener(loop)).join(cid)
+    loops.entry(_listeners, _Listener).join(cid)
 
 
 class Subscription:
@@ -230,26 +252,23 @@ _publisher: threading.Thread | None = None
 
 
 def _publish_forever() -> None:
-    """Send queued wake-ups to the channel layer, from an event loop of this thread's own.
+    """Send queued wake-ups to Redis, with a client of this thread's own.
 
     Writers only queue them: a writer never waits for Redis, nor for an event loop that may be
     shutting down (which would keep the process from exiting). The wake-ups queued meanwhile
     go as one message, with each cluster's latest revision.
     """
-    loop = asyncio.new_event_loop()
-    layer = channel_layer()
+    client = redis.Redis.from_url(settings.REDIS_URL)
     while True:
         latest = dict([_outbox.get()])
         # The wake-ups of the next few milliseconds' commits go in the same message: each message costs
-        # Redis, and every process of the group, a command to send or receive it.
+        # Redis, and every listening process, a message to send or read.
         time.sleep(GATHER_SECONDS)  # wall-clock: the other processes' watchers wait in real time
         while not _outbox.empty():
             cid, revision = _outbox.get()
             latest[cid] = max(revision, latest.get(cid, 0))
-        # Pairs rather than a mapping: the layer's msgpack reads back only string keys.
-        message = {"type": "revisions.written", "revisions": sorted(latest.items())}
         try:
-            loop.run_until_complete(layer.group_send(GROUP, message))
+            client.publish(CHANNEL, json.dumps(sorted(latest.items())))
         except Exception:  # noqa: BLE001 - a lost wake-up only delays watchers, who also poll
             log.warning("could not publish the revisions %s", latest, exc_info=True)
 
