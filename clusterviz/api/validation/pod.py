@@ -224,16 +224,18 @@ def validate_pod_update(new: dict[str, Any], old: dict[str, Any]) -> Errors:
             {**c, "image": o.get("image")} if isinstance(c, dict) and isinstance(o, dict) else c
             for c, o in zip(new_init, old_init, strict=True)
         ]
+    # The fields that may change take the old values (an absent one stays absent, which ``semantic`` counts
+    # as equal to null), so an unchanged spec comes out equal to the old one as it is.
     for name in ("activeDeadlineSeconds", "tolerations", "schedulingGates"):
-        munged[name] = old_spec.get(name)
+        _take_old(munged, old_spec, name)
     old_grace = old_spec.get("terminationGracePeriodSeconds")
     if isinstance(old_grace, int) and old_grace < 0 and munged.get("terminationGracePeriodSeconds") == 1:
         munged["terminationGracePeriodSeconds"] = old_grace
     if not old_spec.get("nodeName"):
-        munged["nodeName"] = old_spec.get("nodeName")
+        _take_old(munged, old_spec, "nodeName")
 
-    before, after = semantic(old_spec), semantic(munged)
-    if before != after:
+    # Equal specs are semantically equal: the walk that normalises both is for the specs that differ.
+    if munged != old_spec and (before := semantic(old_spec)) != (after := semantic(munged)):
         changes: list[str] = []
         _diff(before, after, spec_path, changes)
         detail = f"pod updates may not change fields other than {UPDATABLE_POD_SPEC_FIELDS}"
@@ -241,6 +243,14 @@ def validate_pod_update(new: dict[str, Any], old: dict[str, Any]) -> Errors:
             detail += "\n" + "\n".join(changes)
         errs.append(FieldError("FieldValueForbidden", spec_path, detail))
     return errs
+
+
+def _take_old(spec: dict[str, Any], old_spec: dict[str, Any], name: str) -> None:
+    """Give ``spec`` the old spec's ``name``, or leave it out where the old spec has none."""
+    if name in old_spec:
+        spec[name] = old_spec[name]
+    else:
+        spec.pop(name, None)
 
 
 def validate_pod(obj: dict[str, Any], old: dict[str, Any] | None = None) -> Errors:
