@@ -508,12 +508,14 @@ async def update(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
     try:
         stored = await _write_update(req, rp, cid, old, obj, precondition)
         if stored is remembered:
-            # Nothing was written, so nothing checked that the copy is current: the store says.
+            # Nothing was written, so nothing checked that the copy is current: the store says, and its
+            # read is the answer (the remembered object is the watch cache's own).
             current = await _get(cid, store_key(rp))
             if current is None:
                 raise not_found(rp)
             if resource_version(current) != precondition:
                 raise kv.RevisionConflict(store_key(rp))
+            stored = current
     except kv.RevisionConflict:
         raise errors.conflict(resource.plural, resource.group, rp.name, errors.MODIFIED_CONFLICT) from None
     return ok(with_type(resource, stored))

@@ -73,11 +73,13 @@ async def remembered_old(
     revision's object is in memory (among the last events, or as the latest object of a kept resource), and
     a stale one only makes the store's write conflict, as a fresh read would have. A dry run, and an update
     that charges quotas first, read the store: neither may act on a copy that a write would have found stale.
+    It is the watch cache's object itself, as a patch's is: an update only reads the object it replaces, and
+    the caller must neither change it nor hand it on.
     """
     if precondition is None or req.query.get("dryRun") or charges_quota(rp):
         return None
-    recent = watchcache.stored_at(cid, key, precondition)
+    recent = watchcache.stored_at(cid, key, precondition, shared=True)
     if recent is not None or key.resource not in objectcache.KEPT:
         return recent
-    kept = await watchcache.get(cid, key)
+    kept = await watchcache.get(cid, key, shared=True)
     return kept if kept is not None and resource_version(kept) == precondition else None

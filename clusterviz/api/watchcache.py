@@ -69,9 +69,9 @@ class LogFollower:
         """The events after ``revision`` (which must not be below ``floor``)."""
         return self._events[bisect.bisect_right(self._revisions, revision) :]
 
-    def stored_at(self, key: kv.Key, revision: int) -> dict[str, Any] | None:
+    def stored_at(self, key: kv.Key, revision: int, *, shared: bool = False) -> dict[str, Any] | None:
         """A copy of ``key``'s object as written at ``revision``, if that event is among the last few here
-        and none of them changed ``key`` again; None otherwise."""
+        and none of them changed ``key`` again; None otherwise. With ``shared``, the event's object itself."""
         index = bisect.bisect_left(self._revisions, revision)
         if index == len(self._revisions) or self._revisions[index] != revision:
             return None
@@ -83,7 +83,7 @@ class LogFollower:
             return None
         if any((e.resource, e.namespace, e.name) == where for e in self._events[index + 1 :]):
             return None
-        return deep_copy(event.object)
+        return event.object if shared else deep_copy(event.object)
 
     def current(self) -> bool:
         """Whether every revision this process wrote or heard of is here (taking over what its writes handed over)."""
@@ -214,15 +214,16 @@ def acquire(cid: int, revision: int) -> LogFollower:
     return follower
 
 
-def stored_at(cid: int, key: kv.Key, revision: int) -> dict[str, Any] | None:
+def stored_at(cid: int, key: kv.Key, revision: int, *, shared: bool = False) -> dict[str, Any] | None:
     """``key``'s object at ``revision`` from the running loop's follower of cluster ``cid`` (None: read the store).
 
     As kube-apiserver's update starts from its watch cache's copy, an update that names the revision it
     read needs no read of the store: the object at a revision never changes, and the store's write still
-    checks that the revision is current.
+    checks that the revision is current. With ``shared``, the cache's object itself, which the caller must
+    neither change nor hand on.
     """
     follower = _followers.get((asyncio.get_running_loop(), cid))
-    return None if follower is None else follower.stored_at(key, revision)
+    return None if follower is None else follower.stored_at(key, revision, shared=shared)
 
 
 def _keeping(cid: int, resource: str) -> LogFollower | None:
