@@ -460,6 +460,7 @@ class NodeInfo:
         self.labels: Mapping[str, str] = {}
         self.taints: tuple[Mapping[str, Any], ...] = ()
         self.unschedulable = False
+        self.table_inputs: tuple[Any, ...] = ()
         self.allocatable = Resource()
         self.images: dict[str, int] = {}
         self.pods: dict[str, PodInfo] = {}
@@ -495,6 +496,14 @@ class NodeInfo:
         self.unschedulable = bool(spec.get("unschedulable"))
         self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
         self.images = _node_images(node)
+        # What the node table's derived columns read of this node, as it was set (the object may be changed in
+        # place later): an update that leaves it as it was leaves those columns too (Snapshot.update_node).
+        self.table_inputs = (
+            tuple(self.labels.items()),
+            json.dumps(self.taints, sort_keys=True) if self.taints else "",
+            self.unschedulable,
+            tuple(self.images.items()),
+        )
         self.generation += 1
 
     update_node = set_node
@@ -562,6 +571,7 @@ class NodeInfo:
         out.labels = self.labels
         out.taints = self.taints
         out.unschedulable = self.unschedulable
+        out.table_inputs = self.table_inputs
         out.allocatable = self.allocatable.copy()
         out.images = dict(self.images)
         out.pods = dict(self.pods)

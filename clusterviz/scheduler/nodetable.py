@@ -135,10 +135,12 @@ class NodeTable:
         self._per_row[key] = entry
         return at_rows(entry[0], rows)
 
-    def node_changed(self, node_name: str) -> None:
-        """A node's object changed (labels, taints, allocatable, images): refresh its row, drop derived columns."""
+    def node_changed(self, node_name: str, *, derived: bool = True) -> None:
+        """A node's object changed (labels, taints, allocatable, images): refresh its row and, unless ``derived``
+        is False (its labels, taints, cordon and images are as they were), drop the derived columns."""
         self.refresh(node_name)
-        self._derived.clear()
+        if derived:
+            self._derived.clear()
 
     # --- derived columns ----------------------------------------------------------------
 

@@ -190,11 +190,14 @@ class Snapshot:
         info = self._nodes.get(name)
         if info is None:
             return self.add_node(node)
+        # Most updates of a big cluster's nodes are status heartbeats: what the columns derived from every node
+        # (label codes, taint groups, image presence) are built from stays as it was, and so do they.
+        before = info.table_inputs
         self.images.remove_node(name, list(info.images))
         info.set_node(node)
         self.images.add_node(name, info.images)
         if self._table is not None:
-            self._table.node_changed(name)
+            self._table.node_changed(name, derived=info.table_inputs != before)
         self._touch()
         return info
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import copy
+import random
 
+from clusterviz.scheduler.cycle import schedule
 from clusterviz.scheduler.nodeinfo import DEFAULT_MEMORY_REQUEST, NodeInfo
+from clusterviz.scheduler.profile import default_profile
 from clusterviz.scheduler.snapshot import Snapshot
 from tests.scheduler.helpers import MiB, container, make_node, make_pod
 
@@ -57,6 +60,26 @@ def test_node_update_keeps_pods_and_refreshes_labels():
     snap = Snapshot.from_objects([make_node("n")], [make_pod("p", node="n")])
     snap.update_node(make_node("n", labels={"disk": "ssd"}))
     assert snap.get("n").labels["disk"] == "ssd" and len(snap.get("n").pods) == 1
+
+
+def test_a_heartbeat_leaves_where_pods_go_and_a_relabel_moves_them():
+    """Status-only updates (heartbeats) and in-place relabels of nodes the table was built over."""
+    nodes = [make_node(f"n{i}", labels={"disk": "hdd"}) for i in range(4)]
+    snap = Snapshot.from_objects(nodes)
+    wants_ssd = make_pod("p", nodeSelector={"disk": "ssd"})
+
+    def placed() -> str | None:
+        return schedule(wants_ssd, snap, default_profile(), random.Random(0)).selected
+
+    assert placed() is None
+    for node in nodes:
+        beat = copy.deepcopy(node)
+        beat["status"]["conditions"] = [{"type": "Ready", "status": "True", "lastHeartbeatTime": "2025-01-01T00:00:10Z"}]
+        snap.update_node(beat)
+    assert placed() is None
+    nodes[2]["metadata"]["labels"]["disk"] = "ssd"  # the very object the snapshot holds, changed in place
+    snap.update_node(nodes[2])
+    assert placed() == "n2"
 
 
 def test_image_node_counts_follow_nodes():
