@@ -2,9 +2,9 @@
 
 Run: .venv/bin/python bench/classroom_burst.py [--clusters 100] [--parallel 25] [--idle 30]
 A fresh Daphne server (SQLite, or PostgreSQL + Redis with CLUSTERVIZ_TEST_BACKEND=postgres, as the
-tests' --backend=postgres; ``--workers N``, which needs them, adds N ``simworker`` processes) gets ``--clusters``
-clusters of 3 nodes in live mode at 1x, each opened once (with workers: and each engine started by
-one). Figures, as one JSON object:
+tests' --backend=postgres; ``--workers N``, which needs them, adds N ``simworker`` processes, committing
+as ``scripts/scaleout.py`` does) gets ``--clusters`` clusters of 3 nodes in live mode at 1x, each opened
+once (with workers: and each engine started by one). Figures, as one JSON object:
 
 - ``idle_cpu_pct``: the server's CPU (user + system, all its processes) over ``--idle`` seconds
   while nobody asks anything, as a percentage of one core;
@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.control_plane import peak_rss_mib  # noqa: E402
 from bench.dashboard import percentile  # noqa: E402
+from scripts.scaleout import SYNCHRONOUS_COMMIT  # noqa: E402
 from tests import backend  # noqa: E402
 from tests.conftest import Kubectl  # noqa: E402
 from tests.livesim import LiveServer  # noqa: E402
@@ -147,8 +148,10 @@ def main() -> None:
         workdir = Path(tmp)
         env = {"CLUSTERVIZ_DEFAULT_MODE": "live"}
         if args.workers:
-            # The web process forwards writes to the workers that run the engines.
+            # The web process forwards writes to the workers that run the engines; commits as
+            # scripts/scaleout.py makes them unless the environment says otherwise.
             env["CLUSTERVIZ_ENGINES"] = "false"
+            env.update({name: os.environ.get(name, value) for name, value in SYNCHRONOUS_COMMIT.items()})
         server = LiveServer(workdir, env)
         server.start()
         workers: list[subprocess.Popen[bytes]] = []
