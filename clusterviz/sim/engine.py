@@ -127,6 +127,8 @@ class Engine:
         self._loop = asyncio.get_running_loop()
         self._wall_anchor = self._loop.time()
         self._sim_anchor = start_time
+        # The simulated time ``wall`` last turned into a timestamp, and that timestamp.
+        self._wall_at = (math.nan, self.epoch)
         self.trace: deque[Message] = deque(maxlen=TRACE_IN_MEMORY)
         self.listeners: list[Callable[[Message], None]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -156,7 +158,11 @@ class Engine:
 
     def wall(self) -> datetime:
         """Simulated time as a timestamp, for the objects of this cluster."""
-        return self.epoch + timedelta(seconds=self.now)
+        now = self.now
+        # Every write stamps the time, and in fast-forward many writes share an instant: one sum per instant.
+        if now != self._wall_at[0]:
+            self._wall_at = (now, self.epoch + timedelta(seconds=now))
+        return self._wall_at[1]
 
     def _context(self) -> contextvars.Context:
         """A context whose clock is this engine's, for the tasks the engine starts."""
