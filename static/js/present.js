@@ -13,7 +13,11 @@ const MOVE_MS = new URLSearchParams(location.search).get("anim") === "0" ? 0 : 7
 const MAX_LANES = 6;
 const BOX_H = 64;
 const CHIP_H = 36;
+const LINE_H = 24; // a chip's second line
 const VERDICT_H = 84; // the verdict's two lines
+// Text a little too wide is drawn narrower, down to this share of its width, before it loses letters: a
+// six-lane map at 1280 pixels shows "ContainerCreating" whole rather than "ContainerCre…".
+const SQUEEZE = 0.8;
 
 let known = (data.nodes || "").split(" ").filter(Boolean);
 let edges = new Map();
@@ -202,51 +206,97 @@ function drawChips(lane, pods) {
     countdown.setAttribute("y", top + CHIP_H / 2);
     top += CHIP_H + 8;
   }
-  // A row for each Pod that fits, the last saying how many more there are; none while a verdict fills the lane.
-  const room = Math.floor((lane.y + lane.h - top - 8) / (CHIP_H + 8));
-  if (room < 1) return;
-  const shown = pods.length > room ? pods.slice(0, room - 1) : pods;
-  shown.forEach((pod, i) => {
-    const y = top + i * (CHIP_H + 8);
-    const marks = `${pod.name === story.pod ? " followed" : ""}${pod.preempted ? " preempted" : ""}`;
-    const chip = el("g", { class: `chip ${pod.css}${marks}`, "data-pod": pod.name,
-      tabindex: 0, role: "button" }, group);
-    el("title", {}, chip).textContent = `${pod.namespace}/${pod.name}: ${pod.status}${pod.ip ? ` · IP ${pod.ip}` : ""}`;
-    el("rect", { x: lane.x + 12, y, width: lane.w - 24, height: CHIP_H, rx: 8 }, chip);
-    const name = el("text", { x: lane.x + 24, y: y + CHIP_H / 2, "dominant-baseline": "central" }, chip);
-    name.textContent = pod.name;
-    const status = el("text", { class: "chip-status", x: lane.x + lane.w - 24, y: y + CHIP_H / 2,
-      "dominant-baseline": "central", "text-anchor": "end" }, chip);
-    const whole = pod.preempted ? `${pod.status} · ${text("preempted")}` : pod.status;
-    status.textContent = whole;
-    // A status wider than half the chip (CrashLoopBackOff in a narrow lane) gives way too, so that the
-    // name keeps room of its own instead of being drawn under it; the chip's title has both in full.
-    fitText(status, (lane.w - 48) / 2);
-    // A long Pod name gives way to its status: the end of a generated name is what tells Pods apart.
-    const room = lane.w - 60 - status.getComputedTextLength();
-    let value = pod.name;
-    while (name.getComputedTextLength() > room && value.length > 3) {
-      value = value.slice(1);
-      name.textContent = `…${value}`;
+  // A chip for each Pod that fits, then a line saying how many more there are; none while a verdict fills
+  // the lane. The chips above give way to that line when it has no room.
+  const bottom = lane.y + lane.h - 8;
+  if (top + CHIP_H > bottom) return;
+  const drawn = [];
+  let y = top;
+  // The Pod whose story is told comes first, so that it is never the one counted in "+N more".
+  const followed = pods.filter((pod) => pod.name === story.pod);
+  for (const pod of [...followed, ...pods.filter((pod) => pod.name !== story.pod)]) {
+    const chip = drawChip(lane, group, pod, y);
+    const height = Number(chip.dataset.height);
+    if (y + height > bottom) {
+      chip.remove();
+      break;
     }
-    // In a lane too narrow for both (six nodes at 1280 pixels) the status keeps the chip to itself.
-    if (name.getComputedTextLength() > room) {
-      name.textContent = "";
-      status.textContent = whole;
-      fitText(status, lane.w - 48);
-    }
-  });
-  if (pods.length > shown.length) {
-    const more = el("text", { class: "more", x: lane.x + 24, y: top + shown.length * (CHIP_H + 8) + CHIP_H / 2,
-      "dominant-baseline": "central" }, group);
-    more.textContent = `+${pods.length - shown.length} ${text("more")}`;
+    drawn.push([chip, y]);
+    y += height + 8;
   }
+  if (drawn.length === pods.length) return;
+  while (drawn.length && y + CHIP_H > bottom) {
+    const [chip, at] = drawn.pop();
+    chip.remove();
+    y = at;
+  }
+  const more = el("text", { class: "more", x: lane.x + 24, y: y + CHIP_H / 2, "dominant-baseline": "central" }, group);
+  more.textContent = `+${pods.length - drawn.length} ${text("more")}`;
+}
+
+// A Pod's chip at ``y``: its name and status on one line; in a lane too narrow for both (six nodes at 1280
+// pixels) the status alone, on two lines where a word break lets it stay whole (Container / Creating).
+function drawChip(lane, group, pod, y) {
+  const marks = `${pod.name === story.pod ? " followed" : ""}${pod.preempted ? " preempted" : ""}`;
+  const chip = el("g", { class: `chip ${pod.css}${marks}`, "data-pod": pod.name, tabindex: 0, role: "button" }, group);
+  el("title", {}, chip).textContent = `${pod.namespace}/${pod.name}: ${pod.status}${pod.ip ? ` · IP ${pod.ip}` : ""}`;
+  const box = el("rect", { x: lane.x + 12, y, width: lane.w - 24, height: CHIP_H, rx: 8 }, chip);
+  chip.dataset.height = CHIP_H;
+  const name = el("text", { x: lane.x + 24, y: y + CHIP_H / 2, "dominant-baseline": "central" }, chip);
+  name.textContent = pod.name;
+  const status = el("text", { class: "chip-status", x: lane.x + lane.w - 24, y: y + CHIP_H / 2,
+    "dominant-baseline": "central", "text-anchor": "end" }, chip);
+  const whole = pod.preempted ? `${pod.status} · ${text("preempted")}` : pod.status;
+  status.textContent = whole;
+  // A status wider than half the chip (CrashLoopBackOff in a narrow lane) gives way too, so that the
+  // name keeps room of its own instead of being drawn under it; the chip's title has both in full.
+  fitText(status, (lane.w - 48) / 2);
+  // A long Pod name gives way to its status: the end of a generated name is what tells Pods apart.
+  const room = lane.w - 60 - status.getComputedTextLength();
+  let value = pod.name;
+  while (name.getComputedTextLength() > room && value.length > 3) {
+    value = value.slice(1);
+    name.textContent = `…${value}`;
+  }
+  if (name.getComputedTextLength() <= room) return chip;
+  name.remove();
+  status.textContent = whole;
+  fitText(status, lane.w - 48);
+  const lines = twoLines(whole);
+  if (!status.textContent.endsWith("…") || !lines) return chip;
+  status.replaceChildren();
+  status.removeAttribute("textLength");
+  status.removeAttribute("lengthAdjust");
+  status.setAttribute("x", lane.x + lane.w / 2);
+  status.setAttribute("text-anchor", "middle");
+  lines.forEach((line, i) => {
+    const part = el("tspan", { x: lane.x + lane.w / 2, y: y + CHIP_H / 2 + i * LINE_H }, status);
+    part.textContent = line;
+    fitText(part, lane.w - 48);
+  });
+  box.setAttribute("height", CHIP_H + LINE_H);
+  chip.dataset.height = CHIP_H + LINE_H;
+  return chip;
+}
+
+// A status cut where its two halves come nearest in length, at a word: "ContainerCreating" into
+// "Container" and "Creating", "CrashLoopBackOff" into "CrashLoop" and "BackOff"; null without a break.
+function twoLines(status) {
+  let best = null;
+  for (let i = 1; i < status.length; i++) {
+    const camel = /[a-z]/.test(status[i - 1]) && /[A-Z]/.test(status[i]);
+    const space = status[i - 1] === " ";
+    if (!camel && !space) continue;
+    const lines = [status.slice(0, i).trimEnd(), status.slice(i)];
+    if (!best || Math.max(...lines.map((l) => l.length)) < Math.max(...best.map((l) => l.length))) best = lines;
+  }
+  return best;
 }
 
 function chipCentre(podName) {
   const chip = svg.querySelector(`.chip[data-pod="${CSS.escape(podName)}"] rect`);
   if (!chip) return null;
-  return [Number(chip.getAttribute("x")) + 6, Number(chip.getAttribute("y")) + CHIP_H / 2];
+  return [Number(chip.getAttribute("x")) + 6, Number(chip.getAttribute("y")) + Number(chip.getAttribute("height")) / 2];
 }
 
 // A Service is drawn under the API server with a line to each Pod its Endpoints list (dashed: not ready).
@@ -534,10 +584,16 @@ function shortReason(filter) {
 }
 
 function fitText(t, room) {
+  t.removeAttribute("textLength");
+  t.removeAttribute("lengthAdjust");
   let value = t.textContent;
-  while (t.getComputedTextLength() > room && value.length > 4) {
+  while (t.getComputedTextLength() * SQUEEZE > room && value.length > 4) {
     value = value.slice(0, -1);
     t.textContent = `${value.trimEnd()}…`;
+  }
+  if (t.getComputedTextLength() > room) {
+    t.setAttribute("textLength", room);
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
   }
 }
 

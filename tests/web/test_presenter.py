@@ -239,8 +239,15 @@ def test_six_narrow_lanes_at_1280_show_their_pods_under_a_one_line_bar(browser, 
     assert max(right for _, _, right in bar) <= 1280
     _to_hop_nine_revealed(page)
     assert page.evaluate(LANES_TIDY) == []
+    seen = set()
     for _press in range(6):
         _next(page)
+        # Every status whole, ContainerCreating too: narrower type rather than lost letters.
+        statuses = page.evaluate("""() => [...document.querySelectorAll('#map .chip')].map((chip) => [
+            chip.querySelector('.chip-status').textContent, chip.querySelector('title').textContent])""")
+        assert all(title.split(": ", 1)[1].startswith(shown) for shown, title in statuses), statuses
+        seen |= {shown for shown, _ in statuses}
+    assert "ContainerCreating" in seen, seen
     pods = _api(live, cluster, "/api/v1/namespaces/default/pods")["items"]
     placed = {p["spec"]["nodeName"] for p in pods if p["spec"].get("nodeName")}
     assert placed
