@@ -292,7 +292,8 @@ async def ensure_namespace(cid: int, rp: ResourcePath, name: str) -> None:
     """NamespaceLifecycle admission: the namespace must exist and not be terminating."""
     if not rp.resource.namespaced:
         return
-    ns = await watchcache.get(cid, kv.Key("namespaces", "", rp.namespace))
+    # Only read: the watch cache's own object, not a copy of it.
+    ns = await watchcache.get(cid, kv.Key("namespaces", "", rp.namespace), shared=True)
     if ns is None:
         raise errors.not_found("namespaces", "", rp.namespace)
     if (ns.get("metadata") or {}).get("deletionTimestamp"):
@@ -364,7 +365,10 @@ async def create_object(req: ApiRequest, rp: ResourcePath, obj: dict[str, Any]) 
             None, obj, _manager(req), "", resource.group_version, clock.rfc3339(), has_status=resource.has_status
         )
     if resource.kind == "Pod":
-        account = await watchcache.get(cid, kv.Key("serviceaccounts", rp.namespace, serviceaccount.account_name(obj)))
+        # The plugin copies what it takes from the account: it reads the watch cache's own object.
+        account = await watchcache.get(
+            cid, kv.Key("serviceaccounts", rp.namespace, serviceaccount.account_name(obj)), shared=True
+        )
         obj = serviceaccount.admit_pod(obj, account, strategy.random_suffix())
     await _charge_quotas(cid, rp, obj, charge=not req.query.get("dryRun"))
     if req.query.get("dryRun"):
