@@ -99,9 +99,13 @@ class _Holders:
         self.read_at = -HOLDERS_SECONDS
 
     async def of(self, cluster: str, holder: str) -> str | None:
-        """The process other than ``holder`` that runs ``cluster``'s engine, or None; read again when stale."""
+        """The process other than ``holder`` that runs ``cluster``'s engine, or None.
+
+        Read again when stale, or when nobody held ``cluster``: a worker may have claimed it since, and a
+        write served here instead would skip its hops on the bus.
+        """
         now = asyncio.get_running_loop().time()
-        if now - self.read_at >= HOLDERS_SECONDS:
+        if now - self.read_at >= HOLDERS_SECONDS or cluster not in self.holders:
             self.holders = await in_thread(lease.live_holders)()
             self.read_at = now
         serving = self.holders.get(cluster)

@@ -93,6 +93,21 @@ async def test_a_write_forwarded_to_the_holder_is_answered_from_there(served: li
     assert [req.path for req in served] == [CREATE.path]
 
 
+async def test_a_write_for_a_cluster_claimed_since_the_holders_were_read_goes_to_its_holder(
+    served: list[ApiRequest],
+) -> None:
+    await sync_to_async(EngineLease.objects.filter(cluster="demo").delete)()
+    assert await remote.forward(CREATE, WEB) is None  # nobody runs demo: the write is served where it arrives
+    await sync_to_async(EngineLease.objects.create)(cluster="demo", holder=WORKER, renewed=timezone.now())
+    gate = await gate_of("demo")
+    try:
+        resp = await remote.forward(CREATE, WEB)
+    finally:
+        gate.cancel()
+    assert resp is not None and resp.status == 201
+    assert len(served) == 1
+
+
 async def test_a_write_sent_again_while_it_is_served_is_acknowledged_and_served_once(
     served: list[ApiRequest], forwarder: Forwarder
 ) -> None:
