@@ -15,9 +15,10 @@ const BOX_H = 64;
 const CHIP_H = 36;
 const LINE_H = 24; // a chip's second line
 const VERDICT_H = 84; // the verdict's two lines
+const REASON_LINE = 23; // from one line of a verdict's reason to the next
 // Text a little too wide is drawn narrower, down to this share of its width, before it loses letters: a
 // six-lane map at 1280 pixels shows "ContainerCreating" whole rather than "ContainerCre…".
-const SQUEEZE = 0.8;
+const SQUEEZE = 0.75;
 
 let known = (data.nodes || "").split(" ").filter(Boolean);
 let edges = new Map();
@@ -145,8 +146,8 @@ function layout() {
     lanes.set(node, { x, y: top, w: width, h: H - top - 6, group: lane, verdictTop });
   });
   el("g", { id: "tokens" }, svg);
-  drawState();
   if (scoring) drawScoring();
+  drawState();
   services.remove();
   svg.insertBefore(services, svg.querySelector("#tokens"));
 }
@@ -200,7 +201,7 @@ function drawState() {
 function drawChips(lane, pods) {
   const group = lane.group.querySelector(".chips");
   group.replaceChildren();
-  let top = scoring ? lane.verdictTop + VERDICT_H : lane.verdictTop;
+  let top = scoring ? lane.verdictTop + (lane.verdictH ?? VERDICT_H) : lane.verdictTop;
   const countdown = lane.group.querySelector(".lane-countdown");
   if (countdown.dataset.evictAt && !scoring) {
     countdown.setAttribute("y", top + CHIP_H / 2);
@@ -545,8 +546,8 @@ async function showScoring(revealed) {
   const records = (listed.items || []).sort((a, b) => a.attempt - b.attempt);
   if (!records.length) return;
   scoring = { record: records[0], revealed: false };
-  drawState(); // the Pods move down to make room for the verdicts
   drawScoring();
+  drawState(); // the Pods move down to make room for the verdicts
   if (!scoring.record.selected) {
     subtitle("9", text("nofit"), story.noFit?.text || "");
     // Upstream's own words beside the translation, in small type, as the scoring panel shows them.
@@ -606,16 +607,50 @@ function drawScoring() {
     group.replaceChildren();
     const y = lane.verdictTop;
     const [first, second] = verdictLines(node);
-    el("rect", { class: node.feasible ? "ok" : "bad", x: lane.x + 12, y, width: lane.w - 24, height: 72, rx: 8 }, group);
+    const box = el("rect", { class: node.feasible ? "ok" : "bad", x: lane.x + 12, y, width: lane.w - 24, rx: 8 }, group);
     const head = el("text", { class: "verdict-text", x: lane.x + 24, y: y + 20, "dominant-baseline": "central" }, group);
     head.textContent = first;
     fitText(head, lane.w - 48);
-    const reason = el("text", { class: node.feasible ? "score" : "reason", x: lane.x + 24, y: y + 52,
-      "dominant-baseline": "central" }, group);
-    reason.textContent = second;
-    fitText(reason, lane.w - 48);
+    // The reason takes the lines the lane has room for (up to three), a word to a line where the lane is narrow:
+    // "disktype NotIn [hdd]" whole in a six-lane map at 1280 pixels.
+    const room = 1 + Math.floor((lane.y + lane.h - 8 - y - VERDICT_H + 12) / REASON_LINE);
+    const lines = node.feasible ? [second] : wrapLines(group, "reason", second, lane.w - 48, Math.min(Math.max(room, 1), 3));
+    lines.forEach((line, i) => {
+      const reason = el("text", { class: node.feasible ? "score" : "reason", x: lane.x + 24,
+        y: y + 52 + REASON_LINE * i, "dominant-baseline": "central" }, group);
+      reason.textContent = line;
+      fitText(reason, lane.w - 48);
+    });
+    const height = VERDICT_H - 12 + REASON_LINE * (lines.length - 1);
+    box.setAttribute("height", height);
+    lane.verdictH = height + 12;
     el("title", {}, group).textContent = `${first} ${second}`;
   }
+}
+
+// ``value`` in at most ``most`` lines ``room`` wide in the type of class ``cls`` (measured in ``group``): broken
+// at spaces, and inside a word too long for a line at a capital (Does|Not|Exist); the last line takes what is
+// left, and fitText narrows or cuts it.
+function wrapLines(group, cls, value, room, most) {
+  const probe = el("text", { class: cls }, group);
+  const fits = (line, squeeze = 1) => {
+    probe.textContent = line.trimEnd();
+    return probe.getComputedTextLength() * squeeze <= room;
+  };
+  // Words whole where they fit a line even narrowed, a longer one in its capitalised parts.
+  const pieces = value.split(/(?<=\s)/).flatMap((word) => (fits(word, SQUEEZE) ? [word] : word.split(/(?<=[a-z])(?=[A-Z])/)));
+  const lines = [];
+  let line = "";
+  for (const piece of pieces) {
+    if (line && !fits(line + piece) && lines.length < most - 1) {
+      lines.push(line.trimEnd());
+      line = "";
+    }
+    line += piece;
+  }
+  lines.push(line.trimEnd());
+  probe.remove();
+  return lines;
 }
 
 function sleep(ms) {

@@ -239,6 +239,11 @@ def test_six_narrow_lanes_at_1280_show_their_pods_under_a_one_line_bar(browser, 
     assert max(right for _, _, right in bar) <= 1280
     _to_hop_nine_revealed(page)
     assert page.evaluate(LANES_TIDY) == []
+    # Each ruled-out lane shows the operator that ruled it out, on as many lines as the narrow lane needs.
+    for node, operator in {"node03": "NotIn[hdd]", "node04": "DoesNotExist", "node05": "Gt[4]", "node06": "Lt[64]"}.items():
+        shown = page.evaluate(f"""() => [...document.querySelectorAll("#map .lane[data-node='{node}'] .verdict text")]
+            .slice(1).map((t) => t.textContent).join('')""")
+        assert operator in shown.replace(" ", ""), (node, shown)
     seen = set()
     for _press in range(6):
         _next(page)
