@@ -157,12 +157,20 @@ def _set_template_generation(obj: dict[str, Any], generation: int) -> None:
 
 
 def prepare_for_status_update(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """A status write changes .status only."""
-    merged = deep_copy(old)
-    if "status" in new:
+    """A status write changes .status only.
+
+    The old object is copied without its status, which the new one replaces (a Pod's status is a good part
+    of it); the keys keep the old object's order, as they would in a copy of all of it.
+    """
+    rest = deep_copy({key: value for key, value in old.items() if key != "status"})
+    merged: dict[str, Any] = {}
+    for key in old:
+        if key != "status":
+            merged[key] = rest[key]
+        elif "status" in new:
+            merged["status"] = deep_copy(new["status"])
+    if "status" in new and "status" not in merged:
         merged["status"] = deep_copy(new["status"])
-    else:
-        merged.pop("status", None)
     return merged
 
 
