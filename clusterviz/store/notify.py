@@ -33,6 +33,7 @@ import redis.asyncio
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 
 from . import loops
 
@@ -50,8 +51,15 @@ def channel_layer() -> BaseChannelLayer:
     return layer
 
 
-# The Redis pub/sub channel carrying every process's wake-ups.
-CHANNEL = "clusterviz-revisions"
+def wake_up_channel() -> str:
+    """The Redis pub/sub channel carrying the wake-ups of every process on this database.
+
+    Named after the database: the processes of another one (a second class, a test run) may share the
+    Redis server, and their cluster ids name other clusters.
+    """
+    db = connection.settings_dict
+    return f"clusterviz-revisions:{db.get('HOST') or ''}:{db.get('PORT') or ''}/{db['NAME']}"
+
 # How long a listener that lost Redis waits before subscribing again.
 RETRY_SECONDS = 1.0
 
@@ -113,7 +121,7 @@ class _Listener:
 
     def __init__(self) -> None:
         self.clusters: set[int] = set()
-        self.listening = Listening(CHANNEL, self._wake)
+        self.listening = Listening(wake_up_channel(), self._wake)
 
     def join(self, cid: int) -> None:
         """Hear about ``cid``'s writes."""
@@ -259,6 +267,7 @@ def _publish_forever() -> None:
     go as one message, with each cluster's latest revision.
     """
     client = redis.Redis.from_url(settings.REDIS_URL)
+    channel = wake_up_channel()
     while True:
         latest = dict([_outbox.get()])
         # The wake-ups of the next few milliseconds' commits go in the same message: each message costs
@@ -268,7 +277,7 @@ def _publish_forever() -> None:
             cid, revision = _outbox.get()
             latest[cid] = max(revision, latest.get(cid, 0))
         try:
-            client.publish(CHANNEL, json.dumps(sorted(latest.items())))
+            client.publish(channel, json.dumps(sorted(latest.items())))
         except Exception:  # noqa: BLE001 - a lost wake-up only delays watchers, who also poll
             log.warning("could not publish the revisions %s", latest, exc_info=True)
 

@@ -195,7 +195,7 @@ async def test_a_write_for_a_cluster_not_run_here_is_left_for_its_holder(
 async def wake_up(subscription: notify.Subscription, revisions: list[list[int]]) -> bool:
     """Publish a wake-up until it wakes ``subscription`` (this loop's listener subscribes in a moment); whether it did."""
     for _ in range(100):
-        await notify.redis_client().publish(notify.CHANNEL, json.dumps(revisions))
+        await notify.redis_client().publish(notify.wake_up_channel(), json.dumps(revisions))
         if await subscription.wait(0.1):
             return True
     return False
