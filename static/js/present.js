@@ -263,8 +263,9 @@ function drawChip(lane, group, pod, y) {
   name.remove();
   status.textContent = whole;
   fitText(status, lane.w - 48);
-  const lines = twoLines(whole);
-  if (!status.textContent.endsWith("…") || !lines) return chip;
+  if (!status.textContent.endsWith("…")) return chip;
+  const lines = wrapLines(chip, "chip-status", whole, lane.w - 48, 2);
+  if (lines.length < 2) return chip;
   status.replaceChildren();
   status.removeAttribute("textLength");
   status.removeAttribute("lengthAdjust");
@@ -278,20 +279,6 @@ function drawChip(lane, group, pod, y) {
   box.setAttribute("height", CHIP_H + LINE_H);
   chip.dataset.height = CHIP_H + LINE_H;
   return chip;
-}
-
-// A status cut where its two halves come nearest in length, at a word: "ContainerCreating" into
-// "Container" and "Creating", "CrashLoopBackOff" into "CrashLoop" and "BackOff"; null without a break.
-function twoLines(status) {
-  let best = null;
-  for (let i = 1; i < status.length; i++) {
-    const camel = /[a-z]/.test(status[i - 1]) && /[A-Z]/.test(status[i]);
-    const space = status[i - 1] === " ";
-    if (!camel && !space) continue;
-    const lines = [status.slice(0, i).trimEnd(), status.slice(i)];
-    if (!best || Math.max(...lines.map((l) => l.length)) < Math.max(...best.map((l) => l.length))) best = lines;
-  }
-  return best;
 }
 
 function chipCentre(podName) {
