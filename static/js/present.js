@@ -2,6 +2,7 @@
 // one Pod's story told beat by beat (Next / Back), the scheduler's verdicts and scores drawn in the
 // lanes at hop 9, and subtitles. It draws only what the server reports: the story comes from
 // story.json (built from the trace), the lanes from the websocket's list-watch frames.
+import { CHIP_H, drawChip, fitText, wrapLines } from "./lane_text.js";
 import { el, pointAt } from "./svg.js";
 
 const root = document.getElementById("present");
@@ -12,13 +13,8 @@ const MOVE_MS = new URLSearchParams(location.search).get("anim") === "0" ? 0 : 7
 // Six lanes still hold a Pod chip and a verdict at 20 px on a 1920-pixel screen; beyond, the last stands for the rest.
 const MAX_LANES = 6;
 const BOX_H = 64;
-const CHIP_H = 36;
-const LINE_H = 24; // a chip's second line
 const VERDICT_H = 84; // the verdict's two lines
 const REASON_LINE = 23; // from one line of a verdict's reason to the next
-// Text a little too wide is drawn narrower, down to this share of its width, before it loses letters: a
-// six-lane map at 1280 pixels shows "ContainerCreating" whole rather than "ContainerCre…".
-const SQUEEZE = 0.75;
 
 let known = (data.nodes || "").split(" ").filter(Boolean);
 let edges = new Map();
@@ -216,7 +212,7 @@ function drawChips(lane, pods) {
   // The Pod whose story is told comes first, so that it is never the one counted in "+N more".
   const followed = pods.filter((pod) => pod.name === story.pod);
   for (const pod of [...followed, ...pods.filter((pod) => pod.name !== story.pod)]) {
-    const chip = drawChip(lane, group, pod, y);
+    const chip = drawChip(lane, group, pod, y, pod.name === story.pod, text("preempted"));
     const height = Number(chip.dataset.height);
     if (y + height > bottom) {
       chip.remove();
@@ -233,52 +229,6 @@ function drawChips(lane, pods) {
   }
   const more = el("text", { class: "more", x: lane.x + 24, y: y + CHIP_H / 2, "dominant-baseline": "central" }, group);
   more.textContent = `+${pods.length - drawn.length} ${text("more")}`;
-}
-
-// A Pod's chip at ``y``: its name and status on one line; in a lane too narrow for both (six nodes at 1280
-// pixels) the status alone, on two lines where a word break lets it stay whole (Container / Creating).
-function drawChip(lane, group, pod, y) {
-  const marks = `${pod.name === story.pod ? " followed" : ""}${pod.preempted ? " preempted" : ""}`;
-  const chip = el("g", { class: `chip ${pod.css}${marks}`, "data-pod": pod.name, tabindex: 0, role: "button" }, group);
-  el("title", {}, chip).textContent = `${pod.namespace}/${pod.name}: ${pod.status}${pod.ip ? ` · IP ${pod.ip}` : ""}`;
-  const box = el("rect", { x: lane.x + 12, y, width: lane.w - 24, height: CHIP_H, rx: 8 }, chip);
-  chip.dataset.height = CHIP_H;
-  const name = el("text", { x: lane.x + 24, y: y + CHIP_H / 2, "dominant-baseline": "central" }, chip);
-  name.textContent = pod.name;
-  const status = el("text", { class: "chip-status", x: lane.x + lane.w - 24, y: y + CHIP_H / 2,
-    "dominant-baseline": "central", "text-anchor": "end" }, chip);
-  const whole = pod.preempted ? `${pod.status} · ${text("preempted")}` : pod.status;
-  status.textContent = whole;
-  // A status wider than half the chip (CrashLoopBackOff in a narrow lane) gives way too, so that the
-  // name keeps room of its own instead of being drawn under it; the chip's title has both in full.
-  fitText(status, (lane.w - 48) / 2);
-  // A long Pod name gives way to its status: the end of a generated name is what tells Pods apart.
-  const room = lane.w - 60 - status.getComputedTextLength();
-  let value = pod.name;
-  while (name.getComputedTextLength() > room && value.length > 3) {
-    value = value.slice(1);
-    name.textContent = `…${value}`;
-  }
-  if (name.getComputedTextLength() <= room) return chip;
-  name.remove();
-  status.textContent = whole;
-  fitText(status, lane.w - 48);
-  if (!status.textContent.endsWith("…")) return chip;
-  const lines = wrapLines(chip, "chip-status", whole, lane.w - 48, 2);
-  if (lines.length < 2) return chip;
-  status.replaceChildren();
-  status.removeAttribute("textLength");
-  status.removeAttribute("lengthAdjust");
-  status.setAttribute("x", lane.x + lane.w / 2);
-  status.setAttribute("text-anchor", "middle");
-  lines.forEach((line, i) => {
-    const part = el("tspan", { x: lane.x + lane.w / 2, y: y + CHIP_H / 2 + i * LINE_H }, status);
-    part.textContent = line;
-    fitText(part, lane.w - 48);
-  });
-  box.setAttribute("height", CHIP_H + LINE_H);
-  chip.dataset.height = CHIP_H + LINE_H;
-  return chip;
 }
 
 function chipCentre(podName) {
@@ -571,20 +521,6 @@ function shortReason(filter) {
   return filter.reason;
 }
 
-function fitText(t, room) {
-  t.removeAttribute("textLength");
-  t.removeAttribute("lengthAdjust");
-  let value = t.textContent;
-  while (t.getComputedTextLength() * SQUEEZE > room && value.length > 4) {
-    value = value.slice(0, -1);
-    t.textContent = `${value.trimEnd()}…`;
-  }
-  if (t.getComputedTextLength() > room) {
-    t.setAttribute("textLength", room);
-    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
-  }
-}
-
 function drawScoring() {
   if (!scoring) return;
   for (const node of scoring.record.nodes || []) {
@@ -613,31 +549,6 @@ function drawScoring() {
     lane.verdictH = height + 12;
     el("title", {}, group).textContent = `${first} ${second}`;
   }
-}
-
-// ``value`` in at most ``most`` lines ``room`` wide in the type of class ``cls`` (measured in ``group``): broken
-// at spaces, and inside a word too long for a line at a capital (Does|Not|Exist); the last line takes what is
-// left, and fitText narrows or cuts it.
-function wrapLines(group, cls, value, room, most) {
-  const probe = el("text", { class: cls }, group);
-  const fits = (line, squeeze = 1) => {
-    probe.textContent = line.trimEnd();
-    return probe.getComputedTextLength() * squeeze <= room;
-  };
-  // Words whole where they fit a line even narrowed, a longer one in its capitalised parts.
-  const pieces = value.split(/(?<=\s)/).flatMap((word) => (fits(word, SQUEEZE) ? [word] : word.split(/(?<=[a-z])(?=[A-Z])/)));
-  const lines = [];
-  let line = "";
-  for (const piece of pieces) {
-    if (line && !fits(line + piece) && lines.length < most - 1) {
-      lines.push(line.trimEnd());
-      line = "";
-    }
-    line += piece;
-  }
-  lines.push(line.trimEnd());
-  probe.remove();
-  return lines;
 }
 
 function sleep(ms) {
