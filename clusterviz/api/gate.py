@@ -14,11 +14,14 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
+from clusterviz.store import kv
+
 from .request import ApiRequest, ApiResponse, ResourcePath
 
-# How a watch sees a stored event: (type, object, previous object) -> the event type the watcher
-# gets (ADDED, MODIFIED, DELETED), or "" when the event is not for it (its selectors).
-Classify = Callable[[str, dict[str, Any], dict[str, Any] | None], str]
+# How a watch sees a stored event: the event type the watcher gets (ADDED, MODIFIED, DELETED), or ""
+# when the event is not for it (its selectors). Given the event itself, so that the object before a
+# change is decoded only for a watch whose selectors ask about it.
+Classify = Callable[[kv.Event], str]
 
 # As kube-apiserver's watch cache does with its trigger functions (a Pod's by spec.nodeName), a watch that
 # selects one value of its resource's field here is offered only the events whose object has that value,

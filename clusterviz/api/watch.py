@@ -55,8 +55,8 @@ async def watch(req: ApiRequest, rp: ResourcePath) -> ApiResponse:
             raise errors.bad_request(f"invalid timeoutSeconds: {req.query['timeoutSeconds']!r}") from None
     if req.gate is not None:
 
-        def classify(event_type: str, obj: dict[str, Any], previous: dict[str, Any] | None) -> str:
-            return _event_type(event_type, obj, previous, label_sel, field_reqs)
+        def classify(event: kv.Event) -> str:
+            return _event_type(event, label_sel, field_reqs)
 
         # A component watching without a resourceVersion (an empty cluster lists at "0") starts from now.
         gated = await req.gate.watch(req, rp, -1 if start is None else start, classify, _trigger(resource.key, field_reqs))
@@ -149,7 +149,7 @@ async def _stream(
                 revision = event.revision
                 if event.resource != resource.key or (rp.namespace and event.namespace != rp.namespace):
                     continue
-                kind = _event_type(event.type, event.object, event.previous, label_sel, field_reqs)
+                kind = _event_type(event, label_sel, field_reqs)
                 if kind:
                     last_sent = time.monotonic()
                     yield {"type": kind, "object": shape(event.object)}
@@ -199,19 +199,17 @@ def _trigger(resource: str, field_reqs: list[fields.Requirement]) -> str | None:
     return next((r.value for r in field_reqs if r.field == field and r.operator == fields.EQUALS), None)
 
 
-def _event_type(
-    event_type: str,
-    obj: dict[str, Any],
-    previous: dict[str, Any] | None,
-    label_sel: labels.Selector | None,
-    field_reqs: list[fields.Requirement],
-) -> str:
-    """The event a filtered watcher sees: a change that leaves its selection is a DELETED."""
+def _event_type(event: kv.Event, label_sel: labels.Selector | None, field_reqs: list[fields.Requirement]) -> str:
+    """The event a filtered watcher sees: a change that leaves its selection is a DELETED.
+
+    An unfiltered watcher's is the stored event's type, and the objects stay undecoded here.
+    """
     if label_sel is None and not field_reqs:
-        return event_type
-    now_matches = matches(obj, label_sel, field_reqs)
-    if event_type != "MODIFIED" or previous is None:
-        return event_type if now_matches else ""
+        return event.type
+    now_matches = matches(event.object, label_sel, field_reqs)
+    previous = event.previous if event.type == "MODIFIED" else None
+    if previous is None:
+        return event.type if now_matches else ""
     was_matching = matches(previous, label_sel, field_reqs)
     if now_matches and was_matching:
         return "MODIFIED"

@@ -64,7 +64,7 @@ class _Watcher:
             return
         if self.namespace and event.namespace != self.namespace:
             return
-        kind = self.classify(event.type, event.object, event.previous)
+        kind = self.classify(event)
         if not kind:
             return
         item = {"type": kind, "object": event.object}
@@ -277,11 +277,13 @@ class EngineGate:
                     except kv.Compacted as exc:
                         raise errors.expired(str(exc)) from None
                 for event in backlog:
-                    if event.revision <= self.published:
-                        kind = classify(event.type, event.object, event.previous)
-                        if kind and event.resource == watcher.key and (
-                            not watcher.namespace or event.namespace == watcher.namespace
-                        ):
+                    if (
+                        event.revision <= self.published
+                        and event.resource == watcher.key
+                        and (not watcher.namespace or event.namespace == watcher.namespace)
+                    ):
+                        kind = classify(event)
+                        if kind:
                             watcher.queue.append({"type": kind, "object": event.object})
             watcher.start = max(start, self.published)
             self.watchers.add(watcher)
