@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from clusterviz.store import kv, loops
+from clusterviz.store import kv, loops, sql
 from clusterviz.store.threads import in_thread, in_writer_thread
 
 from .bus import Message
@@ -96,7 +96,8 @@ def _write(batches: list[Batch]) -> None:
             for m in messages
         ]
         clocks = [(state["time"], state["last_seq"], cluster) for cluster, _, state in batches]
-        with connection.cursor() as cursor:
+        # The store's cursor: bound on the server and kept out of DEBUG's query log, as the store's writes are.
+        with sql.cursor() as cursor:
             if rows:
                 cursor.executemany(_insert_messages(), rows)
             cursor.executemany(_SAVE_CLOCK, clocks)
