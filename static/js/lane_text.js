@@ -72,6 +72,26 @@ export function fitText(t, room) {
   }
 }
 
+// ``value`` in the text ``t`` within ``room`` pixels: narrowed on one line while that keeps every letter, else on up
+// to ``most`` lines (wrapLines'), ``lineH`` apart from ``t``'s own y; how many lines it takes.
+export function fitOrWrap(t, value, room, most, lineH) {
+  t.textContent = value;
+  fitText(t, room);
+  if (!t.textContent.endsWith("…")) return 1;
+  const lines = wrapLines(t.parentNode, t.getAttribute("class"), value, room, most);
+  if (lines.length < 2) return 1;
+  t.replaceChildren();
+  t.removeAttribute("textLength");
+  t.removeAttribute("lengthAdjust");
+  const [x, y] = [t.getAttribute("x"), Number(t.getAttribute("y"))];
+  lines.forEach((line, i) => {
+    const part = el("tspan", { x, y: y + i * lineH }, t);
+    part.textContent = line;
+    fitText(part, room);
+  });
+  return lines.length;
+}
+
 // ``value`` in at most ``most`` lines ``room`` wide in the type of class ``cls`` (measured in ``group``): broken
 // at spaces, and inside a word too long for a line at a capital (Does|Not|Exist); the last line takes what is
 // left, and fitText narrows or cuts it.

@@ -2,7 +2,7 @@
 // one Pod's story told beat by beat (Next / Back), the scheduler's verdicts and scores drawn in the
 // lanes at hop 9, and subtitles. It draws only what the server reports: the story comes from
 // story.json (built from the trace), the lanes from the websocket's list-watch frames.
-import { CHIP_H, drawChip, fitText, wrapLines } from "./lane_text.js";
+import { CHIP_H, drawChip, fitOrWrap, fitText, wrapLines } from "./lane_text.js";
 import { el, pointAt } from "./svg.js";
 
 const root = document.getElementById("present");
@@ -15,6 +15,9 @@ const MAX_LANES = 6;
 const BOX_H = 64;
 const VERDICT_H = 84; // the verdict's two lines
 const REASON_LINE = 23; // from one line of a verdict's reason to the next
+// A verdict's text from the lane's edges (8 pixels inside its box): a six-lane map at 1280 pixels then has room for
+// "NodeAffinity" and "DoesNotExist" a line each.
+const VERDICT_PAD = 20;
 
 let known = (data.nodes || "").split(" ").filter(Boolean);
 let edges = new Map();
@@ -531,20 +534,21 @@ function drawScoring() {
     const y = lane.verdictTop;
     const [first, second] = verdictLines(node);
     const box = el("rect", { class: node.feasible ? "ok" : "bad", x: lane.x + 12, y, width: lane.w - 24, rx: 8 }, group);
-    const head = el("text", { class: "verdict-text", x: lane.x + 24, y: y + 20, "dominant-baseline": "central" }, group);
-    head.textContent = first;
-    fitText(head, lane.w - 48);
+    const head = el("text", { class: "verdict-text", x: lane.x + VERDICT_PAD, y: y + 20, "dominant-baseline": "central" }, group);
+    const wide = lane.w - 2 * VERDICT_PAD;
+    // The plugin's name whole, on a line of its own where the lane is narrow ("✗" / "NodeAffinity" at 1280 pixels).
+    const below = REASON_LINE * (fitOrWrap(head, first, wide, 2, REASON_LINE) - 1);
     // The reason takes the lines the lane has room for (up to three), a word to a line where the lane is narrow:
     // "disktype NotIn [hdd]" whole in a six-lane map at 1280 pixels.
-    const room = 1 + Math.floor((lane.y + lane.h - 8 - y - VERDICT_H + 12) / REASON_LINE);
-    const lines = node.feasible ? [second] : wrapLines(group, "reason", second, lane.w - 48, Math.min(Math.max(room, 1), 3));
+    const room = 1 + Math.floor((lane.y + lane.h - 8 - y - below - VERDICT_H + 12) / REASON_LINE);
+    const lines = node.feasible ? [second] : wrapLines(group, "reason", second, wide, Math.min(Math.max(room, 1), 3));
     lines.forEach((line, i) => {
-      const reason = el("text", { class: node.feasible ? "score" : "reason", x: lane.x + 24,
-        y: y + 52 + REASON_LINE * i, "dominant-baseline": "central" }, group);
+      const reason = el("text", { class: node.feasible ? "score" : "reason", x: lane.x + VERDICT_PAD,
+        y: y + 52 + below + REASON_LINE * i, "dominant-baseline": "central" }, group);
       reason.textContent = line;
-      fitText(reason, lane.w - 48);
+      fitText(reason, wide);
     });
-    const height = VERDICT_H - 12 + REASON_LINE * (lines.length - 1);
+    const height = VERDICT_H - 12 + below + REASON_LINE * (lines.length - 1);
     box.setAttribute("height", height);
     lane.verdictH = height + 12;
     el("title", {}, group).textContent = `${first} ${second}`;
@@ -570,7 +574,7 @@ async function revealScores(instant = false) {
       const badge = lane.group.querySelector(".verdict .score");
       if (badge) {
         badge.textContent = `${text("total")} ${totals.get(node.name)}`;
-        fitTotal(badge, lane.w - 48);
+        fitTotal(badge, lane.w - 2 * VERDICT_PAD);
       }
     }
     if (!instant) {
@@ -612,7 +616,7 @@ function markWinner() {
   const badge = lane?.group.querySelector(".verdict .score");
   if (badge && !badge.textContent.includes("★")) {
     badge.textContent = `★ ${badge.textContent}`;
-    fitTotal(badge, lane.w - 48);
+    fitTotal(badge, lane.w - 2 * VERDICT_PAD);
   }
 }
 

@@ -244,6 +244,10 @@ def test_six_narrow_lanes_at_1280_show_their_pods_under_a_one_line_bar(browser, 
         shown = page.evaluate(f"""() => [...document.querySelectorAll("#map .lane[data-node='{node}'] .verdict text")]
             .slice(1).map((t) => t.textContent).join('')""")
         assert operator in shown.replace(" ", ""), (node, shown)
+        # And its verdict's head names the plugin whole (on a line of its own if need be), not "✗ NodeAf…".
+        head = page.evaluate(f"""() => document.querySelector("#map .lane[data-node='{node}'] .verdict text")
+            .textContent""")
+        assert "NodeAffinity" in head and "…" not in head, (node, head)
     seen = set()
     for _press in range(6):
         _next(page)
