@@ -203,7 +203,7 @@ class _Writer:
     def __init__(self, cid: int, revision: int, rows: dict[Key, Row | None] | None = None) -> None:
         self.cid = cid
         self.revision = revision
-        # The rows this transaction has read ahead (``_read_ahead``) or written, as they stand now
+        # The rows this transaction has read ahead (``_lock_and_read_ahead``) or written, as they stand now
         # (None: not there); the row of any other key is read when a write needs it.
         self.rows: dict[Key, Row | None] = rows or {}
         # The transaction's watch events: inserted at the end, and handed to this process's watch
