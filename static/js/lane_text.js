@@ -36,21 +36,7 @@ export function drawChip(lane, group, pod, y, followed, preempted) {
   }
   if (name.getComputedTextLength() <= room) return chip;
   name.remove();
-  status.textContent = whole;
-  fitText(status, lane.w - 48);
-  if (!status.textContent.endsWith("…")) return chip;
-  const lines = wrapLines(chip, "chip-status", whole, lane.w - 48, 2);
-  if (lines.length < 2) return chip;
-  status.replaceChildren();
-  status.removeAttribute("textLength");
-  status.removeAttribute("lengthAdjust");
-  status.setAttribute("x", lane.x + lane.w / 2);
-  status.setAttribute("text-anchor", "middle");
-  lines.forEach((line, i) => {
-    const part = el("tspan", { x: lane.x + lane.w / 2, y: y + CHIP_H / 2 + i * LINE_H }, status);
-    part.textContent = line;
-    fitText(part, lane.w - 48);
-  });
+  if (fitOrWrap(status, whole, lane.w - 48, 2, LINE_H, lane.x + lane.w / 2) < 2) return chip;
   box.setAttribute("height", CHIP_H + LINE_H);
   chip.dataset.height = CHIP_H + LINE_H;
   return chip;
@@ -73,8 +59,9 @@ export function fitText(t, room) {
 }
 
 // ``value`` in the text ``t`` within ``room`` pixels: narrowed on one line while that keeps every letter, else on up
-// to ``most`` lines (wrapLines'), ``lineH`` apart from ``t``'s own y; how many lines it takes.
-export function fitOrWrap(t, value, room, most, lineH) {
+// to ``most`` lines (wrapLines'), ``lineH`` apart from ``t``'s own y, centred on ``centre`` when given; how many
+// lines it takes.
+export function fitOrWrap(t, value, room, most, lineH, centre = null) {
   t.textContent = value;
   fitText(t, room);
   if (!t.textContent.endsWith("…")) return 1;
@@ -83,6 +70,10 @@ export function fitOrWrap(t, value, room, most, lineH) {
   t.replaceChildren();
   t.removeAttribute("textLength");
   t.removeAttribute("lengthAdjust");
+  if (centre !== null) {
+    t.setAttribute("x", centre);
+    t.setAttribute("text-anchor", "middle");
+  }
   const [x, y] = [t.getAttribute("x"), Number(t.getAttribute("y"))];
   lines.forEach((line, i) => {
     const part = el("tspan", { x, y: y + i * lineH }, t);
