@@ -99,9 +99,9 @@ def _write(batches: list[Batch]) -> None:
         # The store's cursor: bound on the server and kept out of DEBUG's query log, as the store's writes are.
         with sql.cursor() as cursor:
             if rows and connection.vendor == "postgresql":
-                cursor.execute(_insert_message_arrays(), [list(column) for column in zip(*rows, strict=True)])
+                cursor.execute(_insert_messages(arrays=True), [list(column) for column in zip(*rows, strict=True)])
             elif rows:
-                cursor.executemany(_insert_messages(), rows)
+                cursor.executemany(_insert_messages(arrays=False), rows)
             cursor.executemany(_SAVE_CLOCK, clocks)
             changed = cursor.rowcount
         if changed != len(clocks):
@@ -112,33 +112,21 @@ def _write(batches: list[Batch]) -> None:
                     Simulation.objects.create(cluster=cluster, **state)
 
 
-def _insert_messages() -> str:
+def _insert_messages(arrays: bool) -> str:
     """One prepared INSERT of trace rows, skipping any already saved (a message is saved once).
 
     A class's burst of applies saves thousands of messages a second; the ORM's bulk_create built each
-    row's SQL in Python, and that alone was 8% of the server's time.
+    row's SQL in Python, and that alone was 8% of the server's time. With ``arrays`` (PostgreSQL) the
+    rows come as one array per column, one statement per flush rather than a bind and an execute each.
     """
     quote = connection.ops.quote_name
     table = quote(FlowMessage._meta.db_table)
     columns = ", ".join(quote(c) for c in _MESSAGE_COLUMNS)
-    marks = ", ".join(["%s"] * len(_MESSAGE_COLUMNS))
-    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) ON CONFLICT ({quote('cluster')}, {quote('seq')}) DO NOTHING"
-
-
-def _insert_message_arrays() -> str:
-    """``_insert_messages`` on PostgreSQL: the rows as one array per column, one statement per flush.
-
-    A flush in a class's burst saves thousands of messages; a statement per row cost the server a bind
-    and an execute each, and the process a round of the pipeline each.
-    """
-    quote = connection.ops.quote_name
-    table = quote(FlowMessage._meta.db_table)
-    columns = ", ".join(quote(c) for c in _MESSAGE_COLUMNS)
-    arrays = ", ".join(f"%s::{kind}[]" for kind in _MESSAGE_TYPES)
-    return (
-        f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({arrays})"
-        f" ON CONFLICT ({quote('cluster')}, {quote('seq')}) DO NOTHING"
-    )
+    if arrays:
+        rows = f"SELECT * FROM unnest({', '.join(f'%s::{kind}[]' for kind in _MESSAGE_TYPES)})"
+    else:
+        rows = f"VALUES ({', '.join(['%s'] * len(_MESSAGE_COLUMNS))})"
+    return f"INSERT INTO {table} ({columns}) {rows} ON CONFLICT ({quote('cluster')}, {quote('seq')}) DO NOTHING"
 
 
 _MESSAGE_COLUMNS = ("cluster", "seq", "time", "sender", "to", "verb", "kind", "namespace", "name", "step", "summary")
