@@ -163,15 +163,11 @@ def prepare_for_status_update(old: dict[str, Any], new: dict[str, Any]) -> dict[
     of it); the keys keep the old object's order, as they would in a copy of all of it.
     """
     rest = deep_copy({key: value for key, value in old.items() if key != "status"})
-    merged: dict[str, Any] = {}
-    for key in old:
-        if key != "status":
-            merged[key] = rest[key]
-        elif "status" in new:
-            merged["status"] = deep_copy(new["status"])
-    if "status" in new and "status" not in merged:
-        merged["status"] = deep_copy(new["status"])
-    return merged
+    if "status" not in new:
+        return rest
+    if "status" not in old:
+        return {**rest, "status": deep_copy(new["status"])}
+    return {key: deep_copy(new["status"]) if key == "status" else rest[key] for key in old}
 
 
 def prepare_for_finalize(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
