@@ -236,11 +236,8 @@ def main() -> None:
             for watch in watches:
                 watch.join(max(0.0, args.budget - (time.perf_counter() - first)))
             waiting = [watch for watch in watches if watch.ready_at is None]
-            all_running = (
-                max(watch.ready_at for watch in watches if watch.ready_at is not None) - first
-                if not waiting
-                else time.perf_counter() - first
-            )
+            finished = time.perf_counter() if waiting else max(watch.ready_at or first for watch in watches)
+            all_running = finished - first
             burst_each = [cpu_seconds([pid]) - start for pid, start in zip(pids, burst_start_each, strict=True)]
             burst_cpu = sum(burst_each)
             machine_cpu = machine_busy_seconds() - machine_start
