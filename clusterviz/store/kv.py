@@ -214,6 +214,11 @@ class _Writer:
     def events(self) -> list[Event]:
         return [logged.event for logged in self.logged]
 
+    def wire_rows(self) -> list[notify.Row]:
+        """The transaction's events as they travel to other processes: the JSON texts this one stored."""
+        return [(logged.event.revision, logged.event.type, logged.event.resource, logged.event.namespace,
+                 logged.event.name, logged.text, logged.previous_text) for logged in self.logged]
+
     def _next(self) -> int:
         self.revision += 1
         return self.revision
@@ -347,7 +352,7 @@ def _commit_writers(cursor: Any, writers: list[_Writer], starts: dict[int, int])
         cursor.execute(f"UPDATE {sql.table(Cluster)} SET revision = %s WHERE id = %s", [w.revision, w.cid])
         if w.revision // COMPACT_EVERY != start // COMPACT_EVERY:
             _compact(w.cid, w.revision)
-        transaction.on_commit(functools.partial(notify.publish, w.cid, w.revision, w.events))
+        transaction.on_commit(functools.partial(notify.publish, w.cid, w.revision, w.events, w.wire_rows()))
 
 
 @dataclass(frozen=True)

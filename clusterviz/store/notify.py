@@ -4,10 +4,13 @@ A wake-up says "cluster N reached revision R". Subscribers in this process are
 woken directly, with the events of the write, so that they need not read it
 back; other processes learn through one Redis pub/sub channel, to which each
 event loop with subscribers listens (with Redis; without it there are no other
-processes to hear from), and read the log themselves. A message on that channel
-names every cluster a batch of writes moved, with its revision: one message per
+processes to hear from). A message on that channel names every cluster a batch
+of writes moved, with its revision and the JSON of its events: one message per
 batch however many clusters it wrote, and each listener wakes only the clusters
-watched in its loop. Pub/sub costs Redis one command per message, and a listener
+watched in its loop, handing them the events, so that a web process serving the
+watches of clusters whose engines run in workers need not read back from the
+database every event they write (it reads the log only after a gap: a lost
+message, or one too big to carry its events). Pub/sub costs Redis one command per message, and a listener
 none (Redis pushes to its connection), where a channel-layer group cost each
 member four commands per message. One poll per event loop finds what a lost or
 impossible wake-up missed (pub/sub keeps nothing for a listener that is away),
@@ -18,16 +21,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import queue
 import threading
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import orjson
 import redis
 import redis.asyncio
 from channels.layers import BaseChannelLayer, get_channel_layer
@@ -128,10 +132,13 @@ class _Listener:
         self.clusters.add(cid)
 
     def _wake(self, data: bytes) -> None:
-        """Wake the watchers of the clusters the message names that this loop watches."""
-        for cid, revision in json.loads(data):
+        """Wake the watchers of the clusters the message names that this loop watches, with their events."""
+        sender, clusters, body = _parse(data)
+        if sender == SENDER:
+            return  # this process's own writes woke its watchers at commit
+        for cid, revision, start, end in clusters:
             if cid in self.clusters:
-                wake_local(int(cid), int(revision))
+                wake_local(cid, revision, _events(body[start:end]) if end > start else ())
 
 
 _listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
@@ -255,8 +262,44 @@ async def _poll_forever(loop: asyncio.AbstractEventLoop) -> None:
 
 # Wake-ups for other processes wait here for the publisher thread.
 GATHER_SECONDS = 0.01
-_outbox: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+# Past this many bytes of events, a message names the rest of its clusters' revisions without their
+# events (their watchers in other processes read them from the log): Redis drops a subscriber that
+# falls 32 MiB behind, and a big message holds up every listener while it is read.
+EVENTS_MAX_BYTES = 1 << 20
+# Who sent a message: a listener skips its own process's, whose watchers were woken at commit.
+SENDER = uuid.uuid4().hex
+# An event as it crosses processes: revision, type, resource, namespace, name, object's and previous's JSON.
+Row = tuple[int, str, str, str, str, str, str | None]
+_outbox: queue.SimpleQueue[tuple[int, int, Sequence[Row]]] = queue.SimpleQueue()
 _publisher: threading.Thread | None = None
+
+
+def _message(latest: dict[int, int], rows: dict[int, list[Row]]) -> bytes:
+    """One wake-up message: a JSON header line naming each cluster's revision and where its events are, then
+    the events' JSON one cluster after the other (a listener decodes only those of the clusters it watches)."""
+    header: list[tuple[int, int, int, int]] = []
+    blobs: list[bytes] = []
+    size = 0
+    for cid, revision in sorted(latest.items()):
+        blob = orjson.dumps(rows[cid]) if cid in rows and size < EVENTS_MAX_BYTES else b""
+        header.append((cid, revision, size, size + len(blob)))
+        blobs.append(blob)
+        size += len(blob)
+    return b"\n".join([orjson.dumps({"from": SENDER, "clusters": header}), b"".join(blobs)])
+
+
+def _parse(data: bytes) -> tuple[str, list[tuple[int, int, int, int]], memoryview]:
+    """A wake-up message's sender, clusters (id, revision, start and end of their events) and events' bytes."""
+    head, _, body = data.partition(b"\n")
+    header = orjson.loads(head)
+    return header["from"], [(int(c), int(r), int(s), int(e)) for c, r, s, e in header["clusters"]], memoryview(body)
+
+
+def _events(blob: memoryview) -> list[Any]:
+    """The store's events of a cluster as another process sent them."""
+    from .kv import Event  # kv imports this module
+
+    return [Event(*row) for row in orjson.loads(blob)]
 
 
 def _publish_forever() -> None:
@@ -264,26 +307,38 @@ def _publish_forever() -> None:
 
     Writers only queue them: a writer never waits for Redis, nor for an event loop that may be
     shutting down (which would keep the process from exiting). The wake-ups queued meanwhile
-    go as one message, with each cluster's latest revision.
+    go as one message, with each cluster's latest revision and its events in order; a cluster
+    one of whose writes came without its events goes without any, and its watchers read the log.
     """
     client = redis.Redis.from_url(settings.REDIS_URL)
     channel = wake_up_channel()
     while True:
-        latest = dict([_outbox.get()])
+        queued = [_outbox.get()]
         # The wake-ups of the next few milliseconds' commits go in the same message: each message costs
         # Redis, and every listening process, a message to send or read.
         time.sleep(GATHER_SECONDS)  # wall-clock: the other processes' watchers wait in real time
         while not _outbox.empty():
-            cid, revision = _outbox.get()
+            queued.append(_outbox.get())
+        latest: dict[int, int] = {}
+        rows: dict[int, list[Row]] = {}
+        incomplete: set[int] = set()
+        for cid, revision, written in queued:
             latest[cid] = max(revision, latest.get(cid, 0))
+            if written:
+                rows.setdefault(cid, []).extend(written)
+            else:
+                incomplete.add(cid)
+        for cid in incomplete:
+            rows.pop(cid, None)
         try:
-            client.publish(channel, json.dumps(sorted(latest.items())))
+            client.publish(channel, _message(latest, rows))
         except Exception:  # noqa: BLE001 - a lost wake-up only delays watchers, who also poll
             log.warning("could not publish the revisions %s", latest, exc_info=True)
 
 
-def publish(cid: int, revision: int, events: Sequence[Any] = ()) -> None:
-    """Announce that cluster ``cid`` reached ``revision`` (with the events of this process's write)."""
+def publish(cid: int, revision: int, events: Sequence[Any] = (), rows: Sequence[Row] = ()) -> None:
+    """Announce that cluster ``cid`` reached ``revision``, with the events of this process's write (``rows``:
+    the same events as they travel to other processes)."""
     global _publisher
     wake_local(cid, revision, events)
     if not settings.REDIS_URL:
@@ -293,4 +348,4 @@ def publish(cid: int, revision: int, events: Sequence[Any] = ()) -> None:
             # A daemon: wake-ups still queued when the process exits are not worth waiting for.
             _publisher = threading.Thread(target=_publish_forever, name="wake-up publisher", daemon=True)
             _publisher.start()
-    _outbox.put((cid, revision))
+    _outbox.put((cid, revision, rows))

@@ -192,10 +192,14 @@ async def test_a_write_for_a_cluster_not_run_here_is_left_for_its_holder(
     assert served == []
 
 
-async def wake_up(subscription: notify.Subscription, revisions: list[list[int]]) -> bool:
-    """Publish a wake-up until it wakes ``subscription`` (this loop's listener subscribes in a moment); whether it did."""
+async def wake_up(
+    subscription: notify.Subscription, revisions: list[list[int]], rows: dict[int, list[notify.Row]] | None = None,
+) -> bool:
+    """Publish a wake-up as another process's publisher would, until it wakes ``subscription`` (this loop's
+    listener subscribes in a moment); whether it did."""
+    message = notify._message(dict(revisions), rows or {}).replace(notify.SENDER.encode(), b"another-process", 1)
     for _ in range(100):
-        await notify.redis_client().publish(notify.wake_up_channel(), json.dumps(revisions))
+        await notify.redis_client().publish(notify.wake_up_channel(), message)
         if await subscription.wait(0.1):
             return True
     return False
@@ -210,6 +214,57 @@ async def test_one_wake_up_names_every_cluster_and_wakes_only_those_watched_here
         subscription.close()
     assert subscription.revision == 7
     assert notify._known.get(unwatched) is None
+
+
+def pod_row(revision: int, kind: str, name: str, phase: str, previous_phase: str | None = None) -> notify.Row:
+    """A Pod's event as a worker's publisher sends it."""
+    def pod(at: str) -> str:
+        return json.dumps({"kind": "Pod", "metadata": {"name": name, "namespace": "default"}, "status": {"phase": at}})
+
+    return (revision, kind, "pods", "default", name, pod(phase), None if previous_phase is None else pod(previous_phase))
+
+
+async def test_a_wake_up_hands_over_the_events_another_process_wrote_so_they_need_not_be_read_back() -> None:
+    cid = await sync_to_async(kv.create_cluster)("carried")
+    subscription = notify.Subscription(cid)
+    rows = [pod_row(1, "ADDED", "web-0", "Pending"), pod_row(2, "MODIFIED", "web-0", "Running", "Pending")]
+    try:
+        assert await wake_up(subscription, [[cid, 2]], {cid: rows})
+    finally:
+        subscription.close()
+    events = subscription.take()
+    assert [(e.revision, e.type, e.name) for e in events] == [(1, "ADDED", "web-0"), (2, "MODIFIED", "web-0")]
+    assert events[1].object["status"]["phase"] == "Running"
+    assert events[1].previous is not None and events[1].previous["status"]["phase"] == "Pending"
+    assert events[0].previous is None
+
+
+async def test_a_wake_up_too_big_to_carry_its_events_still_names_the_revision(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(notify, "EVENTS_MAX_BYTES", 1)
+    first, second = [await sync_to_async(kv.create_cluster)(name) for name in ("first", "second")]
+    subscription = notify.Subscription(second)
+    rows = {cid: [pod_row(1, "ADDED", "web-0", "Pending")] for cid in (first, second)}
+    try:
+        assert await wake_up(subscription, [[first, 1], [second, 1]], rows)
+    finally:
+        subscription.close()
+    # The first cluster's events filled the message: the second's watchers read theirs from the log.
+    assert subscription.revision == 1
+    assert subscription.take() == []
+
+
+async def test_a_process_skips_its_own_wake_ups_whose_events_reached_its_watchers_at_commit() -> None:
+    cid = await sync_to_async(kv.create_cluster)("own")
+    subscription = notify.Subscription(cid)
+    try:
+        assert await wake_up(subscription, [[cid, 1]])  # the listener hears the channel now
+        own = notify._message({cid: 2}, {cid: [pod_row(2, "ADDED", "web-0", "Pending")]})
+        await notify.redis_client().publish(notify.wake_up_channel(), own)
+        assert await wake_up(subscription, [[cid, 3]])  # comes after the process's own on the channel
+    finally:
+        subscription.close()
+    assert subscription.revision == 3
+    assert subscription.take() == []
 
 
 async def test_a_listener_whose_connection_redis_dropped_subscribes_again(monkeypatch: pytest.MonkeyPatch) -> None:
