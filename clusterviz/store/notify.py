@@ -66,6 +66,10 @@ def wake_up_channel() -> str:
 
 # How long a listener that lost Redis waits before subscribing again.
 RETRY_SECONDS = 1.0
+# RESP2, not redis-py's default RESP3: with RESP3 every pub/sub message is a push message, which redis-py
+# turns into a string for a debug log line whether or not it logs it (a wake-up carries events, so that
+# cost a listener more than reading the message).
+PROTOCOL = 2
 
 _clients: dict[asyncio.AbstractEventLoop, redis.asyncio.Redis] = {}
 
@@ -74,7 +78,9 @@ def redis_client() -> redis.asyncio.Redis:
     """The running event loop's client of Redis (``REDIS_URL``), its connections pooled and named after
     this process (``CLIENT LIST`` tells whose they are)."""
     return loops.entry(
-        _clients, lambda: redis.asyncio.Redis.from_url(settings.REDIS_URL, client_name=f"clusterviz-{os.getpid()}")
+        _clients, lambda: redis.asyncio.Redis.from_url(
+            settings.REDIS_URL, client_name=f"clusterviz-{os.getpid()}", protocol=PROTOCOL
+        )
     )
 
 
@@ -310,7 +316,7 @@ def _publish_forever() -> None:
     go as one message, with each cluster's latest revision and its events in order; a cluster
     one of whose writes came without its events goes without any, and its watchers read the log.
     """
-    client = redis.Redis.from_url(settings.REDIS_URL)
+    client = redis.Redis.from_url(settings.REDIS_URL, protocol=PROTOCOL)
     channel = wake_up_channel()
     while True:
         queued = [_outbox.get()]
