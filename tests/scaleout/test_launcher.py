@@ -59,6 +59,9 @@ def test_it_starts_web_processes_and_workers_that_serve_and_all_stop_on_sigterm(
         assert wait_until(lambda: backend.fetch(database, "SELECT holder FROM sim_enginelease WHERE holder <> ''"), 30)
         pids = [int(line.split(b"pid ")[1].split(b":")[0]) for line in output.splitlines() if b"started, pid" in line]
         assert len(pids) == 3
+        # The worker yields the CPU to the web processes, which answer people.
+        here = os.getpriority(os.PRIO_PROCESS, 0)
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pids] == [here, here, min(here + 5, 19)]
 
         launcher.send_signal(signal.SIGTERM)
         assert launcher.wait(timeout=30) == 0

@@ -4,13 +4,19 @@ Each worker claims the clusters whose engine lease is free or expired, up to
 its fair share among the live workers (so the engines spread over every core), runs
 their engines, renews the leases, and follows mode changes written by the
 web processes. SIGTERM stops it cleanly (engines saved, leases released).
+
+It runs at a lower CPU priority than the web processes (``--nice``, CLUSTERVIZ_WORKER_NICE): a
+class's ``kubectl apply`` burst is answered first and the engines run on what is left, where
+on equal terms every request waited behind the engines of the clusters already applied.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from clusterviz.sim import lease, registry
@@ -26,8 +32,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--interval", type=float, default=2.0, help="seconds between lease renewals")
+        parser.add_argument(
+            "--nice", type=int, default=settings.CLUSTERVIZ["WORKER_NICE"],
+            help="how much to lower this process's CPU priority (default CLUSTERVIZ_WORKER_NICE, 5)",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
+        # Before any thread starts: threads take their priority from the thread that starts them.
+        if int(options["nice"]) > 0:  # type: ignore[call-overload]
+            os.nice(int(options["nice"]))  # type: ignore[call-overload]
         asyncio.run(self.run(float(options["interval"])))  # type: ignore[arg-type]
 
     async def run(self, interval: float) -> None:
