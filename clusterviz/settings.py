@@ -184,7 +184,7 @@ CLUSTERVIZ: dict[str, Any] = {
     "ENGINES": env_bool("CLUSTERVIZ_ENGINES", True),
     # How much lower a simworker's CPU priority is than the web processes' (nice). On a machine with few
     # cores, the people waiting for an answer (kubectl, pages) go first, and the engines take what is left.
-    "WORKER_NICE": int(os.environ.get("CLUSTERVIZ_WORKER_NICE", "5")),
+    "WORKER_NICE": int(os.environ.get("CLUSTERVIZ_WORKER_NICE", "10")),
     # "open": clusters outside any class are open to everybody (the single-laptop demo);
     # "classroom": only teachers may use them. Classes' clusters are protected either way.
     "ACCESS": os.environ.get("CLUSTERVIZ_ACCESS", "open"),

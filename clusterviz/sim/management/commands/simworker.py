@@ -34,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument("--interval", type=float, default=2.0, help="seconds between lease renewals")
         parser.add_argument(
             "--nice", type=int, default=settings.CLUSTERVIZ["WORKER_NICE"],
-            help="how much to lower this process's CPU priority (default CLUSTERVIZ_WORKER_NICE, 5)",
+            help="how much to lower this process's CPU priority (default CLUSTERVIZ_WORKER_NICE, 10)",
         )
 
     def handle(self, *args: object, **options: object) -> None:
