@@ -10,9 +10,10 @@ class DocumentField(models.JSONField):
 
     PostgreSQL's ``jsonb`` reorders an object's keys, so a read would not give back what was written;
     a client that compares bytes (kubectl's ``rollout undo`` against a ControllerRevision's ``data``)
-    would then see a change where there is none. PostgreSQL's ``json`` keeps the text, and writing it
-    skips ``jsonb``'s conversion. SQLite keeps text either way.
+    would then see a change where there is none. Plain ``text`` keeps it as written, as ``json`` would,
+    without parsing every document on its way in: the store writes only what it encoded itself, and
+    nothing queries inside a document (its columns are the index). SQLite keeps text either way.
     """
 
     def db_type(self, connection: Any) -> str | None:
-        return "json" if connection.vendor == "postgresql" else super().db_type(connection)
+        return "text" if connection.vendor == "postgresql" else super().db_type(connection)

@@ -161,8 +161,8 @@ def _encode(value: Any) -> str:
     return dumps(value).decode()
 
 
-def _json_param() -> str:
-    """The placeholder of a document column's parameter given as text (PostgreSQL checks it as json)."""
+def _labels_param() -> str:
+    """The placeholder of the labels column's parameter, given as JSON text (PostgreSQL's column is jsonb)."""
     return "%s::json" if connection.vendor == "postgresql" else "%s"
 
 
@@ -229,11 +229,10 @@ class _Writer:
 
     def flush(self, cursor: Any) -> None:
         """Append the transaction's watch events to the log."""
-        param = _json_param()
         cursor.executemany(
             f"INSERT INTO {sql.table(WatchEvent)}"
             " (cluster_id, revision, type, resource, namespace, name, object, previous)"
-            f" VALUES (%s, %s, %s, %s, %s, %s, {param}, {param})",
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
             [(self.cid, logged.event.revision, logged.event.type, logged.event.resource, logged.event.namespace,
               logged.event.name, logged.text, logged.previous_text) for logged in self.logged],
         )
@@ -253,10 +252,9 @@ class _Writer:
             raise KeyExists(key)
         obj, text = self._stamped(obj)
         index = _index_columns(obj)
-        param = _json_param()
         insert = (
             f"INSERT INTO {sql.table(StoredObject)} (cluster_id, resource, namespace, name, uid, resource_version,"
-            f" node_name, phase, labels, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {param}, {param})"
+            f" node_name, phase, labels, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {_labels_param()}, %s)"
         )
         values = [self.cid, *_key_values(key), index["uid"], self.revision, index["node_name"], index["phase"],
                   _encode(index["labels"]), text]  # fmt: skip
@@ -298,10 +296,9 @@ class _Writer:
                 raise RevisionConflict(key)
             obj, text = self._stamped(obj)
             index = _index_columns(obj)
-            param = _json_param()
             cursor.execute(
-                f"UPDATE {sql.table(StoredObject)} SET uid = %s, labels = {param}, node_name = %s, phase = %s,"
-                f" resource_version = %s, data = {param} WHERE {_KEY_IS}",
+                f"UPDATE {sql.table(StoredObject)} SET uid = %s, labels = {_labels_param()}, node_name = %s,"
+                f" phase = %s, resource_version = %s, data = %s WHERE {_KEY_IS}",
                 [index["uid"], _encode(index["labels"]), index["node_name"], index["phase"], self.revision, text,
                  self.cid, *_key_values(key)],  # fmt: skip
             )
