@@ -382,7 +382,14 @@ def _lock_and_read_ahead(writes: list[Write]) -> tuple[dict[int, int], dict[int,
             f"SELECT id, revision FROM {sql.table(Cluster)} WHERE id{sql.among(len(cids))} ORDER BY id{lock}",
             sql.id_params(cids),
         )
-        if wanted:
+        if len(wanted) == 1:
+            # One key, most batches: plain equalities, which PostgreSQL plans once for the prepared statement.
+            reading.execute(
+                "SELECT cluster_id, resource, namespace, name, resource_version, uid, data"
+                f" FROM {sql.table(StoredObject)} WHERE {_KEY_IS}",
+                list(wanted[0]),
+            )
+        elif wanted:
             # One statement text however many keys (an array per column), so that it is prepared once.
             reading.execute(
                 "SELECT cluster_id, resource, namespace, name, resource_version, uid, data"

@@ -13,9 +13,13 @@ from django.db.backends.utils import CursorWrapper
 def among(count: int) -> str:
     """The condition that a column is one of ``count`` ids (given by ``id_params``).
 
-    On PostgreSQL one array parameter, so that the statement's text is the same however many ids there
-    are and the connection prepares it once; on SQLite a list of placeholders.
+    One id, the common case, is a plain equality, whose prepared statement PostgreSQL plans once.
+    Several are one array parameter on PostgreSQL, so that the statement's text is the same however
+    many ids there are and the connection prepares it once (though PostgreSQL plans it again on each
+    use, the array's length changing its estimates); on SQLite a list of placeholders.
     """
+    if count == 1:
+        return " = %s"
     if connection.vendor == "postgresql":
         return " = ANY(%s::bigint[])"
     return f" IN ({', '.join(['%s'] * count)})"
@@ -23,7 +27,7 @@ def among(count: int) -> str:
 
 def id_params(ids: list[int]) -> list[Any]:
     """The parameters of ``among``'s condition for ``ids``."""
-    return [list(ids)] if connection.vendor == "postgresql" else list(ids)
+    return [list(ids)] if connection.vendor == "postgresql" and len(ids) != 1 else list(ids)
 
 
 def cursor() -> Any:
@@ -37,7 +41,8 @@ def cursor() -> Any:
     On PostgreSQL the parameters travel apart from the statement (server-side binding), where Django's
     cursor would quote each object's JSON into the SQL text for the server to lex again; the statements
     are few and fixed, so the connection prepares them once it has seen them a few times (the
-    ``prepare_threshold`` of the settings): no parsing or planning per write.
+    ``prepare_threshold`` of the settings): no parsing per write, and no planning for those without
+    an array parameter (see ``among``).
     """
     if connection.force_debug_cursor:
         return connection.cursor()
