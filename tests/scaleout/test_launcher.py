@@ -75,4 +75,9 @@ def test_it_starts_web_processes_and_workers_that_serve_and_all_stop_on_sigterm(
         assert not backend.fetch(database, "SELECT holder FROM sim_enginelease WHERE holder <> ''")
     finally:
         if launcher.poll() is None:
-            launcher.kill()
+            # A failed assertion leaves the set running: the launcher stops its children itself.
+            launcher.send_signal(signal.SIGTERM)
+            try:
+                launcher.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                launcher.kill()
