@@ -1,20 +1,17 @@
 """Wake-ups for watchers after a write commits.
 
-A wake-up says "cluster N reached revision R". Subscribers in this process are
-woken directly, with the events of the write, so that they need not read it
-back; other processes learn through one Redis pub/sub channel, to which each
-event loop with subscribers listens (with Redis; without it there are no other
-processes to hear from). A message on that channel names every cluster a batch
-of writes moved, with its revision and the JSON of its events: one message per
-batch however many clusters it wrote, and each listener wakes only the clusters
-watched in its loop, handing them the events, so that a web process serving the
-watches of clusters whose engines run in workers need not read back from the
-database every event they write (it reads the log only after a gap: a lost
-message, or one too big to carry its events). Pub/sub costs Redis one command per message, and a listener
-none (Redis pushes to its connection), where a channel-layer group cost each
-member four commands per message. One poll per event loop finds what a lost or
-impossible wake-up missed (pub/sub keeps nothing for a listener that is away),
-so a wake-up delays an event at worst, never loses it.
+A wake-up says "cluster N reached revision R". Subscribers in this process are woken directly, with
+the events of the write, so that they need not read it back; other processes learn through one Redis
+pub/sub channel, to which each event loop with subscribers listens (with Redis; without it there are
+no other processes to hear from). A message on that channel names every cluster a batch of writes
+moved, with its revision and the JSON of its events: one message per batch however many clusters it
+wrote, and each listener wakes only the clusters watched in its loop, handing them the events, so
+that a web process serving the watches of clusters whose engines run in workers need not read back
+from the database every event they write (it reads the log only after a gap: a lost message, or one
+too big to carry its events). Pub/sub costs Redis one command per message, and a listener none
+(Redis pushes to its connection), where a channel-layer group cost each member four commands per
+message. One poll per event loop finds what a lost or impossible wake-up missed (pub/sub keeps
+nothing for a listener that is away), so a wake-up delays an event at worst, never loses it.
 """
 
 from __future__ import annotations
