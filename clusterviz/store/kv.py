@@ -227,14 +227,13 @@ class _Writer:
         event = Event(self.revision, kind, key.resource, key.namespace, key.name, text, previous_text)
         self.logged.append(_Logged(event, text, previous_text))
 
-    def flush(self, cursor: Any) -> None:
-        """Append the transaction's watch events to the log."""
+    def flush(self, cursor: Any, rows: list[notify.Row]) -> None:
+        """Append the transaction's watch events (``wire_rows``) to the log."""
         cursor.executemany(
             f"INSERT INTO {sql.table(WatchEvent)}"
             " (cluster_id, revision, type, resource, namespace, name, object, previous)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-            [(self.cid, logged.event.revision, logged.event.type, logged.event.resource, logged.event.namespace,
-              logged.event.name, logged.text, logged.previous_text) for logged in self.logged],
+            [(self.cid, *row) for row in rows],
         )
 
     def _stamped(self, obj: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -345,11 +344,13 @@ def _commit_writers(cursor: Any, writers: list[_Writer], starts: dict[int, int])
         start = starts[w.cid]
         if w.revision == start:
             continue
-        w.flush(cursor)
+        # The log's rows are also what other processes are sent: built once for both.
+        rows = w.wire_rows()
+        w.flush(cursor, rows)
         cursor.execute(f"UPDATE {sql.table(Cluster)} SET revision = %s WHERE id = %s", [w.revision, w.cid])
         if w.revision // COMPACT_EVERY != start // COMPACT_EVERY:
             _compact(w.cid, w.revision)
-        transaction.on_commit(functools.partial(notify.publish, w.cid, w.revision, w.events, w.wire_rows()))
+        transaction.on_commit(functools.partial(notify.publish, w.cid, w.revision, w.events, rows))
 
 
 @dataclass(frozen=True)

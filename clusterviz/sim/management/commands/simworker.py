@@ -39,8 +39,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: object) -> None:
         # Before any thread starts: threads take their priority from the thread that starts them.
-        if int(options["nice"]) > 0:  # type: ignore[call-overload]
-            os.nice(int(options["nice"]))  # type: ignore[call-overload]
+        nice = int(options["nice"])  # type: ignore[call-overload]
+        if nice > 0:
+            os.nice(nice)
         asyncio.run(self.run(float(options["interval"])))  # type: ignore[arg-type]
 
     async def run(self, interval: float) -> None:
